@@ -1,0 +1,1 @@
+"""Benchmarks, and the plain-Python Laus used as their baseline and as a test oracle."""

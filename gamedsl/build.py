@@ -1,0 +1,297 @@
+"""Turns a Lark parse tree into the frozen model classes of model.py (structure only)."""
+from __future__ import annotations
+
+from lark import Token, Transformer, v_args
+
+from . import model as m
+from .errors import Span
+from .syntax import parse
+
+
+def _s(meta) -> Span:
+    return Span.of(meta)
+
+
+def _tok(tok: Token) -> Span:
+    return Span(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + len(tok))
+
+
+_OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "%", "**": "**"}
+
+
+@v_args(meta=True)
+class Builder(Transformer):
+    """Builds model nodes by rule name; rules and model classes share names."""
+
+    # ---- declarations
+    def start(self, meta, items):
+        return tuple(i for i in items if i is not None)
+
+    def game_decl(self, meta, c):
+        return m.GameName(span=_s(meta), name=c[0][1:-1])
+
+    def players_decl(self, meta, c):
+        least = int(c[0])
+        return m.PlayersDecl(span=_s(meta), least=least, most=int(c[1]) if c[1] is not None else least)
+
+    def option_decl(self, meta, c):
+        return m.OptionDecl(span=_tok(c[0]), name=str(c[0]), default=c[1], doc=c[2][1:-1] if c[2] else None)
+
+    def limit_decl(self, meta, c):
+        return m.LimitDecl(span=_s(meta), moves=int(c[0]))
+
+    def attribute_decl(self, meta, c):
+        return m.AttributeDecl(span=_tok(c[0]), name=str(c[0]), values=tuple(c[1:]))
+
+    def attr_value(self, meta, c):
+        return m.AttrValue(span=_tok(c[0]), name=str(c[0]), symbol=c[1][1:-1] if c[1] else None)
+
+    def cards_decl(self, meta, c):
+        factors = tuple(x for x in c if isinstance(x, m.CardFactor))
+        rest = [x for x in c if not isinstance(x, (m.CardFactor, Token)) or (isinstance(x, Token) and x.type == "INT")]
+        where = c[-2]
+        times = int(c[-1]) if c[-1] is not None else 1
+        return m.CardsDecl(span=_s(meta), factors=factors, where=where, times=times)
+
+    def factor_name(self, meta, c):
+        return m.CardFactor(span=_tok(c[0]), names=(str(c[0]),))
+
+    def factor_set(self, meta, c):
+        return m.CardFactor(span=_s(meta), names=tuple(str(x) for x in c), is_set=True)
+
+    def value_decl(self, meta, c):
+        return m.ValueDecl(span=_tok(c[0]), name=str(c[0]), entries=tuple(c[1:]))
+
+    def value_entry(self, meta, c):
+        return m.ValueEntry(span=_s(meta), pattern=c[0], value=c[1])
+
+    def value_default(self, meta, c):
+        return m.ValueEntry(span=_s(meta), pattern=None, value=c[0])
+
+    def pattern(self, meta, c):
+        return tuple((str(t), _tok(t)) for t in c)
+
+    def zone_decl(self, meta, c):
+        props = tuple((str(t), _tok(t)) for t in c[2:])
+        return m.ZoneDecl(span=_tok(c[0]), name=str(c[0]), per_player=c[1] is not None, props=props)
+
+    def per_player(self, meta, c):
+        return True
+
+    def var_decl(self, meta, c):
+        typ = str(c[2]) if c[2] is not None else None
+        return m.VarDecl(span=_tok(c[0]), name=str(c[0]), per_player=c[1] is not None, type=typ, init=c[3])
+
+    def param_decl(self, meta, c):
+        return m.ParamDecl(span=_tok(c[0]), name=str(c[0]), per_player=c[1] is not None, init=c[2])
+
+    def def_decl(self, meta, c):
+        params = tuple(str(t) for t in c[1:-1] if t is not None)
+        return m.DefDecl(span=_tok(c[0]), name=str(c[0]), params=params, body=c[-1])
+
+    def action_decl(self, meta, c):
+        name, label, param = c[0], c[1], c[2]
+        requires = tuple(x for x in c[3:-1] if x is not None)
+        return m.ActionDecl(
+            span=_tok(name), name=str(name), label=label[1:-1] if label else None,
+            param=param[0] if param else None, domain=param[1] if param else None,
+            requires=requires, body=c[-1])
+
+    def action_param(self, meta, c):
+        return (str(c[0]), c[1])
+
+    def requirement(self, meta, c):
+        return m.Requirement(span=_s(meta), cond=c[0], message=c[1][1:-1] if c[1] else None)
+
+    def trigger_decl(self, meta, c):
+        return m.TriggerDecl(span=_s(meta), event=c[0], cond=c[1], body=c[2])
+
+    def move_event(self, meta, c):
+        return m.Event(span=_s(meta), kind="move", var=str(c[0]), source=c[1], dest=c[2])
+
+    def turn_start_event(self, meta, c):
+        return m.Event(span=_s(meta), kind="turn start")
+
+    def turn_end_event(self, meta, c):
+        return m.Event(span=_s(meta), kind="turn end")
+
+    def round_start_event(self, meta, c):
+        return m.Event(span=_s(meta), kind="round start")
+
+    def round_end_event(self, meta, c):
+        return m.Event(span=_s(meta), kind="round end")
+
+    def modifier_decl(self, meta, c):
+        return m.ModifierDecl(span=_tok(c[0]), name=str(c[0]), cond=c[1], changes=tuple(c[2:]))
+
+    def param_change(self, meta, c):
+        return m.ParamChange(span=_tok(c[0]), param=str(c[0]), op=str(c[1]), value=c[2])
+
+    def setup_decl(self, meta, c):
+        return m.FlowBlock(span=_s(meta), kind="setup", body=c[0])
+
+    def round_decl(self, meta, c):
+        return m.FlowBlock(span=_s(meta), kind="round", body=c[0])
+
+    def outcome_decl(self, meta, c):
+        return m.FlowBlock(span=_s(meta), kind="outcome", body=c[0])
+
+    def end_when_decl(self, meta, c):
+        return m.EndWhen(span=_s(meta), cond=c[0])
+
+    # ---- statements
+    def block(self, meta, c):
+        return tuple(x for x in c if isinstance(x, m.Stmt))
+
+    def assign(self, meta, c):
+        return m.Assign(span=_s(meta), target=c[0], op=str(c[1]), value=c[2])
+
+    def let_stmt(self, meta, c):
+        return m.Let(span=_s(meta), name=str(c[0]), value=c[1])
+
+    def move_stmt(self, meta, c):
+        return m.Move(span=_s(meta), card=c[0], dest=c[1], bottom=bool(c[2]))
+
+    def move_n_stmt(self, meta, c):
+        return m.MoveN(span=_s(meta), count=c[0], source=c[1], dest=c[2], bottom=bool(c[3]))
+
+    def move_all_stmt(self, meta, c):
+        return m.MoveN(span=_s(meta), count=None, source=c[0], dest=c[1], bottom=bool(c[2]))
+
+    def at_bottom(self, meta, c):
+        return True
+
+    def deal_stmt(self, meta, c):
+        return m.Deal(span=_s(meta), count=c[0], source=c[1], zone=str(c[2]), zone_span=_tok(c[2]), start=c[3])
+
+    def starting(self, meta, c):
+        return c[0]
+
+    def shuffle_stmt(self, meta, c):
+        return m.Shuffle(span=_s(meta), zone=c[0])
+
+    def gather_stmt(self, meta, c):
+        return m.Gather(span=_s(meta), zone=c[0])
+
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])] + [b for b in c[2:-1] if b is not None]
+        return m.If(span=_s(meta), branches=tuple(branches), otherwise=c[-1])
+
+    def elif_clause(self, meta, c):
+        return (c[0], c[1])
+
+    def repeat_stmt(self, meta, c):
+        return m.Repeat(span=_s(meta), count=c[0], body=c[1])
+
+    def while_stmt(self, meta, c):
+        return m.While(span=_s(meta), cond=c[0], body=c[1])
+
+    def for_stmt(self, meta, c):
+        return m.ForEach(span=_s(meta), var=str(c[0]), domain=c[1], start=c[2], body=c[3])
+
+    def turn_stmt(self, meta, c):
+        return m.Turn(span=_s(meta), player=c[0], body=c[1])
+
+    def choose_stmt(self, meta, c):
+        names = tuple((str(t), _tok(t)) for t in c[:-1])
+        return m.Choose(span=_s(meta), actions=names, by=c[-1])
+
+    def end_turn(self, meta, c):
+        return m.End(span=_s(meta), what="turn")
+
+    def end_round(self, meta, c):
+        return m.End(span=_s(meta), what="round")
+
+    def end_game(self, meta, c):
+        return m.End(span=_s(meta), what="game")
+
+    def win_stmt(self, meta, c):
+        return m.Result(span=_s(meta), kind="win", player=c[0])
+
+    def lose_stmt(self, meta, c):
+        return m.Result(span=_s(meta), kind="lose", player=c[0])
+
+    def places_stmt(self, meta, c):
+        return m.Places(span=_s(meta), var=str(c[0]), domain=c[1], key=c[2], descending=c[3] == "descending")
+
+    def ascending(self, meta, c):
+        return "ascending"
+
+    def descending(self, meta, c):
+        return "descending"
+
+    def say_stmt(self, meta, c):
+        return m.Say(span=_s(meta), text=c[0][1:-1])
+
+    # ---- expressions
+    def cond_expr(self, meta, c):
+        return m.CondExpr(span=_s(meta), cond=c[0], then=c[1], other=c[2])
+
+    def or_op(self, meta, c):
+        return m.Logic(span=_s(meta), op="or", left=c[0], right=c[1])
+
+    def and_op(self, meta, c):
+        return m.Logic(span=_s(meta), op="and", left=c[0], right=c[1])
+
+    def not_op(self, meta, c):
+        return m.Not(span=_s(meta), operand=c[0])
+
+    def compare(self, meta, c):
+        return m.Compare(span=_s(meta), op=str(c[1]), left=c[0], right=c[2])
+
+    def member(self, meta, c):
+        return m.Member(span=_s(meta), item=c[0], collection=c[1])
+
+    def not_member(self, meta, c):
+        return m.Member(span=_s(meta), item=c[0], collection=c[1], negated=True)
+
+    def binop(self, meta, c):
+        return m.BinOp(span=_s(meta), op=_OPS[str(c[1])], left=c[0], right=c[2])
+
+    def neg(self, meta, c):
+        return m.Neg(span=_s(meta), operand=c[1])
+
+    def attr(self, meta, c):
+        return m.Attr(span=_s(meta), obj=c[0], name=str(c[1]), name_span=_tok(c[1]))
+
+    def number(self, meta, c):
+        return m.Number(span=_s(meta), value=int(c[0]))
+
+    def string(self, meta, c):
+        return m.String(span=_s(meta), value=c[0][1:-1])
+
+    def true(self, meta, c):
+        return m.Bool(span=_s(meta), value=True)
+
+    def false(self, meta, c):
+        return m.Bool(span=_s(meta), value=False)
+
+    def name(self, meta, c):
+        return m.Name(span=_s(meta), name=str(c[0]))
+
+    def list(self, meta, c):
+        return m.ListExpr(span=_s(meta), items=tuple(x for x in c if x is not None))
+
+    def call(self, meta, c):
+        func = c[0]
+        args, for_clause, where, by = c[1:-3], c[-3], c[-2], c[-1]
+        return m.Call(
+            span=_s(meta), func=str(func), args=tuple(a for a in args if a is not None),
+            for_var=for_clause[0] if for_clause else None, for_domain=for_clause[1] if for_clause else None,
+            where=where, by=by)
+
+    def for_clause(self, meta, c):
+        return (str(c[0]), c[1])
+
+    def where_clause(self, meta, c):
+        return c[0]
+
+    def by_clause(self, meta, c):
+        return c[0]
+
+
+def build(text: str, filename: str = "<string>") -> m.GameModel:
+    """Parse and build the model of a .game source (no semantic checks yet)."""
+    tree = parse(text, filename)
+    decls = Builder().transform(tree)
+    return m.GameModel(filename=filename, text=text, decls=decls)

@@ -1,0 +1,85 @@
+"""One exception tree for gamedsl, source spans, and the compiler-style diagnostic formatter."""
+from __future__ import annotations
+
+import difflib
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    """A region of a source file: 1-based line and column, end exclusive."""
+
+    line: int = 0
+    column: int = 0
+    end_line: int = 0
+    end_column: int = 0
+
+    @classmethod
+    def of(cls, meta) -> "Span":
+        """Span of a Lark tree's meta or a Lark token."""
+        if getattr(meta, "empty", False):
+            return cls()
+        return cls(meta.line, meta.column, meta.end_line or meta.line, meta.end_column or meta.column + 1)
+
+
+@attrs.frozen
+class Diagnostic:
+    """One error found in a source file."""
+
+    message: str
+    span: Span
+    hint: str | None = None
+    severity: str = "error"
+
+
+class GamedslError(Exception):
+    """Base of every error gamedsl reports to a user."""
+
+
+class SourceError(GamedslError):
+    """A source file (.game, scenario, log) has one or more errors."""
+
+    def __init__(self, filename: str, text: str, diagnostics: list[Diagnostic]):
+        self.filename = filename
+        self.text = text
+        self.diagnostics = sorted(diagnostics, key=lambda d: (d.span.line, d.span.column))
+        super().__init__(self.format())
+
+    def format(self) -> str:
+        """All diagnostics, each as `file:line:col: error: message`, source line, caret, hint."""
+        return "\n".join(format_diagnostic(self.filename, self.text, d) for d in self.diagnostics)
+
+
+class IllegalAction(GamedslError):
+    """A move that is not legal now; the message says why. The state is unchanged."""
+
+
+class GameRuntimeError(GamedslError):
+    """A rule failed while the game ran (for example: the top card of an empty zone)."""
+
+
+def format_diagnostic(filename: str, text: str, d: Diagnostic) -> str:
+    """Format one diagnostic like a compiler: location, message, source line, caret, hint."""
+    span = d.span
+    if not span.line:
+        out = f"{filename}: {d.severity}: {d.message}"
+    else:
+        out = f"{filename}:{span.line}:{span.column}: {d.severity}: {d.message}"
+        lines = text.splitlines()
+        if 0 < span.line <= len(lines):
+            src = lines[span.line - 1].expandtabs(1)
+            width = 1
+            if span.end_line == span.line and span.end_column > span.column:
+                width = span.end_column - span.column
+            width = max(1, min(width, len(src) - span.column + 1))
+            out += f"\n    {src}\n    {' ' * (span.column - 1)}{'^' * width}"
+    if d.hint:
+        out += f"\n  hint: {d.hint}"
+    return out
+
+
+def did_you_mean(name: str, candidates) -> str | None:
+    """A 'did you mean' hint for a misspelt name, or None."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None

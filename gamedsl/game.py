@@ -1,0 +1,268 @@
+"""A loaded game: the compiled Program plus naming of cards, moves, zones and players."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import types as T
+from .build import build
+from .compile import compile_model
+from .errors import GamedslError, IllegalAction, SourceError, Span, Diagnostic
+from .program import MAX_SEATS, Program
+from .state import State
+
+
+def _norm(text: str) -> str:
+    return "".join(text.casefold().split())
+
+
+class Game:
+    """A game definition ready to play: make states with new_state()."""
+
+    def __init__(self, prog: Program, text: str = ""):
+        self.prog = prog
+        self.text = text
+        self.name = prog.name
+        self.min_players, self.max_players = prog.min_players, prog.max_players
+        self._decode = []
+        for act in prog.actions:
+            for k in range(act.size):
+                self._decode.append((act, k))
+        self._instance_names = {}
+        for z in prog.zones:
+            for k in range(MAX_SEATS if z.per_player else 1):
+                self._instance_names[z.base + k] = (z, k if z.per_player else None)
+        self._card_aliases = self._aliases()
+        self._strings = [self._action_string(a) for a in range(len(self._decode))]
+
+    # ---- construction
+    def new_state(self, players: int | None = None, seed: int = 0, options: dict | None = None,
+                  fixed_random=()) -> State:
+        """A new game, run up to the first decision. The same seed and moves give the same game."""
+        n = self.min_players if players is None else players
+        if not self.min_players <= n <= self.max_players:
+            raise GamedslError(f"{self.name} is for {self.players_text()}, not {n}")
+        opts = self.check_options(options or {})
+        return State(self, n, seed, opts, fixed_random)
+
+    def players_text(self) -> str:
+        if self.min_players == self.max_players:
+            return f"{self.min_players} players"
+        return f"{self.min_players} to {self.max_players} players"
+
+    def check_options(self, options: dict) -> dict:
+        out = {}
+        for name, value in options.items():
+            if name not in self.prog.options:
+                known = ", ".join(self.prog.options) or "none"
+                raise GamedslError(f"{self.name} has no option '{name}' (its options: {known})")
+            default = self.prog.options[name][0]
+            if isinstance(value, str):
+                value = _parse_option(name, value, default)
+            out[name] = value
+        return out
+
+    # ---- names
+    def decode(self, action: int):
+        if not 0 <= action < len(self._decode):
+            raise IndexError(action)
+        act, k = self._decode[action]
+        return act, k
+
+    def num_distinct_actions(self) -> int:
+        return len(self._decode)
+
+    def card_name(self, card: int) -> str:
+        return self.prog.card_names[card]
+
+    def card_count(self) -> int:
+        return self.prog.card_count()
+
+    def player_name(self, player: int) -> str:
+        return f"P{player + 1}"
+
+    def arg_name(self, act, arg) -> str:
+        t = act.param_type
+        if t == T.CARD:
+            return self.card_name(arg)
+        if t == T.PLAYER:
+            return self.player_name(arg)
+        if t and T.is_value(t):
+            attr = t[6:]
+            for name, values, symbols in self.prog.attributes:
+                if name == attr:
+                    return values[arg]
+        return str(arg)
+
+    def _action_string(self, action: int) -> str:
+        act, arg = self._decode[action]
+        if act.domain is None:
+            return act.label
+        return f"{act.label} {self.arg_name(act, arg)}"
+
+    def action_to_string(self, action: int) -> str:
+        return self._strings[action]
+
+    def domain_text(self, act) -> str:
+        decl = getattr(act, "decl", None)
+        if decl is None or decl.domain is None:
+            return "the choices"
+        span = decl.domain.span
+        line = self.text.splitlines()[span.line - 1] if self.text and span.line else ""
+        return line[span.column - 1: span.end_column - 1] if span.line == span.end_line else "the choices"
+
+    def zone_instance(self, zone: str, player: int | None = None) -> int:
+        z = self.prog.zone_by_name.get(zone)
+        if z is None:
+            raise KeyError(f"no zone '{zone}'")
+        if z.per_player:
+            if player is None:
+                raise KeyError(f"zone '{zone}' belongs to each player: give the player")
+            return z.base + player
+        return z.base
+
+    def zone_instance_name(self, instance: int) -> str:
+        z, k = self._instance_names[instance]
+        return z.name if k is None else f"{z.name} of {self.player_name(k)}"
+
+    def _aliases(self) -> dict:
+        """Every way a user may type a card: '10♥', '10hearts', '10 of hearts', '10h'."""
+        out: dict[str, int] = {}
+        short: dict[str, list] = {}
+        card_attrs = self.prog.card_attrs
+        for c, name in enumerate(self.prog.card_names):
+            out.setdefault(_norm(name), c)
+            values = [vals[card_attrs[a][c]] for a, vals, _ in self.prog.attributes if card_attrs[a][c] >= 0]
+            out.setdefault(_norm("".join(values)), c)
+            out.setdefault(_norm(" of ".join(values)), c)
+            if len(values) > 1:
+                key = _norm(values[0] + "".join(v[0] for v in values[1:]))
+                short.setdefault(key, []).append(c)
+        for key, cards in short.items():
+            if len({self.prog.card_names[c] for c in cards}) == 1:
+                out.setdefault(key, cards[0])
+        return out
+
+    def parse_card(self, text: str) -> int:
+        """A card id from its name (any of its aliases); raises KeyError."""
+        c = self._card_aliases.get(_norm(text))
+        if c is None:
+            raise KeyError(f"no card called '{text}'")
+        return c
+
+    def parse_cards(self, text_or_list) -> list[int]:
+        items = text_or_list.split() if isinstance(text_or_list, str) else list(text_or_list)
+        return [self.parse_card(str(x)) for x in items]
+
+    def string_to_action(self, state: State, text: str) -> int:
+        """The move a player typed, among the legal ones; IllegalAction says why not."""
+        if state.pending is None:
+            raise IllegalAction("the game is over")
+        want = _norm(text)
+        if not want:
+            raise IllegalAction("type a move")
+        legal = state.pending[1]
+        for a in legal:
+            if _norm(self._strings[a]) == want:
+                return a
+        matches = [a for a in range(len(self._strings)) if self._matches(a, want)]
+        legal_matches = [a for a in matches if a in legal]
+        if legal_matches:
+            return legal_matches[0]
+        if matches:
+            raise IllegalAction(state.explain(matches[0]))
+        choices = ", ".join(dict.fromkeys(self._strings[a] for a in legal))
+        raise IllegalAction(f"'{text}' is not a move of this game; the moves now are: {choices}")
+
+    def _matches(self, action: int, want: str) -> bool:
+        act, arg = self._decode[action]
+        if _norm(self._strings[action]) == want:
+            return True
+        if act.domain is None:
+            return _norm(act.name) == want
+        label = _norm(act.label)
+        rest = want[len(label):] if want.startswith(label) else want
+        if act.param_type == T.CARD:
+            card = self._card_aliases.get(rest)
+            return card is not None and self.card_name(card) == self.card_name(arg)
+        return rest == _norm(self.arg_name(act, arg))
+
+    # ---- observation
+    def observe(self, state: State, player: int) -> dict:
+        """What one player sees: zones by visibility, variables, whose move, own legal moves."""
+        zones = {}
+        for z in self.prog.zones:
+            if z.per_player:
+                zones[z.name] = {self.player_name(k): self._zone_view(state, z, z.base + k, k == player)
+                                 for k in range(state.np)}
+            else:
+                zones[z.name] = self._zone_view(state, z, z.base, False)
+        variables = {}
+        for var in self.prog.vars:
+            if var.per_player:
+                variables[var.name] = {self.player_name(k): self._value(var.type, state.v[var.base + k])
+                                       for k in range(state.np)}
+            else:
+                variables[var.name] = self._value(var.type, state.v[var.base])
+        to_move = state.current_player()
+        view = {
+            "game": self.name, "player": self.player_name(player), "round": state.round,
+            "move": state.moves, "to_move": self.player_name(to_move) if to_move >= 0 else None,
+            "zones": zones, "vars": variables,
+            "log": [f"{self.player_name(p)}: {text}" for _, p, text in state.log[-8:]],
+        }
+        if to_move == player:
+            view["legal"] = [self._strings[a] for a in state.pending[1]]
+        if state.terminal:
+            view["results"] = {self.player_name(k): state.results[k] for k in range(state.np)}
+            view["places"] = {self.player_name(k): state.places[k] for k in range(state.np)}
+        return view
+
+    def _zone_view(self, state: State, z, instance: int, own: bool):
+        cards = state.z[instance]
+        vis = z.visibility
+        if vis == "public" or (vis == "owner" and own):
+            return [self.card_name(c) for c in cards]
+        if vis == "top":
+            return {"count": len(cards), "top": self.card_name(cards[-1]) if cards else None}
+        return {"count": len(cards)}
+
+    def _value(self, typ: str, value):
+        if typ == T.PLAYER:
+            return self.player_name(value)
+        if typ == T.CARD:
+            return self.card_name(value) if value is not None and value >= 0 else None
+        if T.is_value(typ):
+            for name, values, _ in self.prog.attributes:
+                if name == typ[6:]:
+                    return values[value] if 0 <= value < len(values) else None
+        return value
+
+
+def _parse_option(name: str, value: str, default):
+    if isinstance(default, bool):
+        if value.lower() in ("true", "yes", "on", "1"):
+            return True
+        if value.lower() in ("false", "no", "off", "0"):
+            return False
+        raise GamedslError(f"option '{name}' is true or false, not '{value}'")
+    try:
+        return int(value)
+    except ValueError:
+        raise GamedslError(f"option '{name}' is a number, not '{value}'") from None
+
+
+def load_source(text: str, filename: str = "<string>") -> Game:
+    """Parse, check and compile a game from its text; raises SourceError with every problem."""
+    return Game(compile_model(build(text, filename)), text)
+
+
+def load_game(path) -> Game:
+    """Load a .game file; raises SourceError (bad file) or GamedslError (unreadable file)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SourceError(str(path), "", [Diagnostic(f"this file is not UTF-8 text ({exc.reason})", Span())]) from None
+    except OSError as exc:
+        raise GamedslError(f"{path}: cannot read: {exc.strerror}") from None
+    return load_source(text, str(path))

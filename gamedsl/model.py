@@ -1,0 +1,380 @@
+"""Frozen attrs classes for a game definition; every node carries its source span."""
+from __future__ import annotations
+
+import attrs
+
+from .errors import Span
+
+node = attrs.frozen(kw_only=True)
+
+
+# ---- expressions ----------------------------------------------------------
+@node
+class Expr:
+    span: Span = Span()
+
+
+@node
+class Number(Expr):
+    value: int
+
+
+@node
+class String(Expr):
+    value: str
+
+
+@node
+class Bool(Expr):
+    value: bool
+
+
+@node
+class Name(Expr):
+    name: str
+
+
+@node
+class Attr(Expr):
+    obj: Expr
+    name: str
+    name_span: Span = Span()
+
+
+@node
+class Call(Expr):
+    func: str
+    args: tuple
+    for_var: str | None = None
+    for_domain: Expr | None = None
+    where: Expr | None = None
+    by: Expr | None = None
+
+
+@node
+class BinOp(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@node
+class Compare(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@node
+class Member(Expr):
+    item: Expr
+    collection: Expr
+    negated: bool = False
+
+
+@node
+class Logic(Expr):
+    op: str  # "and" / "or"
+    left: Expr
+    right: Expr
+
+
+@node
+class Not(Expr):
+    operand: Expr
+
+
+@node
+class Neg(Expr):
+    operand: Expr
+
+
+@node
+class CondExpr(Expr):
+    cond: Expr
+    then: Expr
+    other: Expr
+
+
+@node
+class ListExpr(Expr):
+    items: tuple
+
+
+# ---- statements -----------------------------------------------------------
+@node
+class Stmt:
+    span: Span = Span()
+
+
+@node
+class Assign(Stmt):
+    target: Expr  # Name or Attr
+    op: str  # "=", "+=", "-=", "*="
+    value: Expr
+
+
+@node
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@node
+class Move(Stmt):
+    card: Expr
+    dest: Expr
+    bottom: bool = False
+
+
+@node
+class MoveN(Stmt):
+    count: Expr | None  # None: all
+    source: Expr
+    dest: Expr
+    bottom: bool = False
+
+
+@node
+class Deal(Stmt):
+    count: Expr
+    source: Expr
+    zone: str
+    zone_span: Span
+    start: Expr | None = None
+
+
+@node
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@node
+class Gather(Stmt):
+    zone: Expr
+
+
+@node
+class If(Stmt):
+    branches: tuple  # ((cond, block), ...)
+    otherwise: tuple | None = None
+
+
+@node
+class Repeat(Stmt):
+    count: Expr
+    body: tuple
+
+
+@node
+class While(Stmt):
+    cond: Expr
+    body: tuple
+
+
+@node
+class ForEach(Stmt):
+    var: str
+    domain: Expr
+    start: Expr | None
+    body: tuple
+
+
+@node
+class Turn(Stmt):
+    player: Expr
+    body: tuple
+
+
+@node
+class Choose(Stmt):
+    actions: tuple  # ((name, span), ...)
+    by: Expr | None = None
+
+
+@node
+class End(Stmt):
+    what: str  # "turn" / "round" / "game"
+
+
+@node
+class Result(Stmt):
+    kind: str  # "win" / "lose"
+    player: Expr
+
+
+@node
+class Places(Stmt):
+    var: str
+    domain: Expr
+    key: Expr
+    descending: bool = False
+
+
+@node
+class Say(Stmt):
+    text: str
+
+
+# ---- declarations ---------------------------------------------------------
+@node
+class Decl:
+    span: Span = Span()
+
+
+@node
+class GameName(Decl):
+    name: str
+
+
+@node
+class PlayersDecl(Decl):
+    least: int
+    most: int
+
+
+@node
+class OptionDecl(Decl):
+    name: str
+    default: Expr
+    doc: str | None = None
+
+
+@node
+class LimitDecl(Decl):
+    moves: int
+
+
+@node
+class AttrValue(Decl):
+    name: str
+    symbol: str | None = None
+
+
+@node
+class AttributeDecl(Decl):
+    name: str
+    values: tuple  # AttrValue
+
+
+@node
+class CardFactor(Decl):
+    names: tuple  # one name: an attribute or a value; several: a set of values
+    is_set: bool = False
+
+
+@node
+class CardsDecl(Decl):
+    factors: tuple
+    where: Expr | None = None
+    times: int = 1
+
+
+@node
+class ValueEntry(Decl):
+    pattern: tuple | None  # value names; None for the default
+    value: Expr
+
+
+@node
+class ValueDecl(Decl):
+    name: str
+    entries: tuple
+
+
+@node
+class ZoneDecl(Decl):
+    name: str
+    per_player: bool
+    props: tuple  # ((name, span), ...)
+
+
+@node
+class VarDecl(Decl):
+    name: str
+    per_player: bool
+    type: str | None
+    init: Expr | None
+
+
+@node
+class ParamDecl(Decl):
+    name: str
+    per_player: bool
+    init: Expr
+
+
+@node
+class DefDecl(Decl):
+    name: str
+    params: tuple
+    body: Expr
+
+
+@node
+class Requirement(Decl):
+    cond: Expr
+    message: str | None = None
+
+
+@node
+class ActionDecl(Decl):
+    name: str
+    label: str | None
+    param: str | None
+    domain: Expr | None
+    requires: tuple
+    body: tuple
+
+
+@node
+class Event(Decl):
+    kind: str  # "move", "turn start", ...
+    var: str | None = None
+    source: Expr | None = None
+    dest: Expr | None = None
+
+
+@node
+class TriggerDecl(Decl):
+    event: Event
+    cond: Expr | None
+    body: tuple
+
+
+@node
+class ParamChange(Decl):
+    param: str
+    op: str
+    value: Expr
+
+
+@node
+class ModifierDecl(Decl):
+    name: str
+    cond: Expr
+    changes: tuple
+
+
+@node
+class FlowBlock(Decl):
+    kind: str  # "setup" / "round" / "outcome"
+    body: tuple
+
+
+@node
+class EndWhen(Decl):
+    cond: Expr
+
+
+@node
+class GameModel:
+    """A whole .game file: its declarations in order, plus the file's name and text."""
+
+    filename: str
+    text: str
+    decls: tuple
+
+    def of(self, cls):
+        """The declarations of one class, in file order."""
+        return [d for d in self.decls if isinstance(d, cls)]

@@ -1,0 +1,207 @@
+"""Runtime building blocks of compiled rules: statement ops, loop exits and small helpers.
+
+A frame on a state's stack is a list [ops, pc, env, exit, data]: the ops of a block, the
+next op to run, the unit's local variables, a function run when the block finishes, and
+that function's data. Frames are plain lists so a state clones cheaply.
+"""
+from __future__ import annotations
+
+from .errors import GameRuntimeError
+
+
+def located(fn, span):
+    """Attach the source span of the statement an op comes from (for runtime errors)."""
+    fn.span = span
+    return fn
+
+
+def best(items, key):
+    """The first item with the highest key, or -1 if there is none."""
+    out, top = -1, None
+    for x in items:
+        k = key(x)
+        if top is None or k > top:
+            out, top = x, k
+    return out
+
+
+def worst(items, key):
+    """The first item with the lowest key, or -1 if there is none."""
+    out, low = -1, None
+    for x in items:
+        k = key(x)
+        if low is None or k < low:
+            out, low = x, k
+    return out
+
+
+def divide(a, b, op):
+    if b == 0:
+        raise GameRuntimeError("division by zero")
+    return a // b if op == "//" else a % b
+
+
+def param_function(base, changes):
+    """A parameter's reader: the base value, then every active modifier in file order."""
+    def read(s, owner=None):
+        e = [s.me if owner is None else owner]
+        v = base(s, e)
+        for cond, op, amount in changes:
+            if cond(s, e):
+                a = amount(s, e)
+                if op == "=":
+                    v = a
+                elif op == "+=":
+                    v += a
+                elif op == "-=":
+                    v -= a
+                else:
+                    v *= a
+        return v
+    return read
+
+
+def if_op(branches, other):
+    def op(s, fr):
+        e = fr[2]
+        for cond, block in branches:
+            if cond(s, e):
+                if block:
+                    s.stack.append([block, 0, e, None, None])
+                return
+        if other:
+            s.stack.append([other, 0, e, None, None])
+    return op
+
+
+def repeat_op(count, body):
+    def op(s, fr):
+        n = count(s, fr[2])
+        if n > 0 and body:
+            s.stack.append([body, 0, fr[2], repeat_exit, n])
+    return op
+
+
+def repeat_exit(s, fr):
+    fr[4] -= 1
+    if fr[4] > 0:
+        fr[1] = 0
+        s.stack.append(fr)
+
+
+def while_op(cond, body):
+    def op(s, fr):
+        if cond(s, fr[2]):
+            s.stack.append([body, 0, fr[2], while_exit, cond])
+    return op
+
+
+def while_exit(s, fr):
+    if fr[4](s, fr[2]):
+        fr[1] = 0
+        s.stack.append(fr)
+
+
+def for_op(domain, slot, start, body):
+    def op(s, fr):
+        e = fr[2]
+        items = domain(s, e)
+        if start is not None and items:
+            first = start(s, e)
+            if first in items:
+                i = items.index(first)
+                items = items[i:] + items[:i]
+        if not items or not body:
+            return
+        e[slot] = items[0]
+        s.stack.append([body, 0, e, for_exit, [items, 0, slot]])
+    return op
+
+
+def for_exit(s, fr):
+    data = fr[4]
+    data[1] += 1
+    if data[1] < len(data[0]):
+        fr[2][data[2]] = data[0][data[1]]
+        fr[1] = 0
+        s.stack.append(fr)
+
+
+def turn_op(player, body):
+    def op(s, fr):
+        p = player(s, fr[2])
+        s.stack.append([body, 0, fr[2], turn_exit, (s.me, s.turn)])
+        s.me = s.turn = p
+        s.fire("turn start")
+    return op
+
+
+def turn_exit(s, fr):
+    if s.prog.triggers.get("turn end"):
+        s.stack.append([(), 0, None, restore_turn, fr[4]])
+        s.fire("turn end")
+    else:
+        s.me, s.turn = fr[4]
+
+
+def restore_turn(s, fr):
+    s.me, s.turn = fr[4]
+
+
+def restore_me(s, fr):
+    s.me = fr[4]
+
+
+def round_exit(s, fr):
+    s.end_of_round(fr)
+
+
+def finish_exit(s, fr):
+    s.terminal = True
+
+
+def choose_op(actions, by):
+    def op(s, fr):
+        player = by(s, fr[2]) if by is not None else s.me
+        s.ask(player, actions)
+    return op
+
+
+def end_op(what):
+    def op(s, fr):
+        if what == "game":
+            s.end_game()
+            return
+        stop = turn_exit if what == "turn" else round_exit
+        stack = s.stack
+        while stack:
+            f = stack.pop()
+            if f[3] is stop:
+                stop(s, f)
+                return
+            if f[3] is restore_me or f[3] is restore_turn:
+                f[3](s, f)
+        raise GameRuntimeError(f"'end {what}' outside a {what}")
+    return op
+
+
+def result_op(kind, player):
+    def op(s, fr):
+        s.results[player(s, fr[2])] = kind
+    return op
+
+
+def places_op(order, key):
+    def op(s, fr):
+        e = fr[2]
+        players = order(s, e)
+        keys = {p: key(s, e, p) for p in players}
+        for i, p in enumerate(players):
+            s.places[p] = 1 + sum(1 for q in players[:i] if keys[q] != keys[p])
+    return op
+
+
+def say_op(text):
+    def op(s, fr):
+        s.say(text)
+    return op

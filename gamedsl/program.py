@@ -1,0 +1,92 @@
+"""The compiled form of a game: tables and fast callables the engine runs (no syntax left)."""
+from __future__ import annotations
+
+import attrs
+
+from .errors import Span
+
+MAX_SEATS = 9
+
+
+@attrs.define
+class Zone:
+    name: str
+    base: int  # instance index; a per-player zone owns base .. base + MAX_SEATS - 1
+    per_player: bool
+    visibility: str  # hidden / owner / public / top
+    stack: bool
+    span: Span
+
+
+@attrs.define
+class Var:
+    name: str
+    base: int
+    per_player: bool
+    type: str
+    init: object  # fn(state) -> value
+    span: Span
+
+
+@attrs.define
+class Action:
+    name: str
+    label: str
+    first_id: int
+    size: int  # how many ids: 1, or one per possible parameter value
+    param_type: str | None
+    domain: object  # fn(state, env) -> iterable, or None
+    requires: list  # [(fn(state, env) -> bool, message or None, source text)]
+    body: tuple
+    nlocals: int
+    span: Span
+    decl: object = None  # the model node, for messages
+    scope: object = None  # the compiler's scope while compiling
+
+
+@attrs.define
+class Trigger:
+    kind: str
+    source: object  # zone matcher for move events: (zone base, per_player) or None
+    dest: object
+    cond: object  # fn(state, env) or None
+    body: tuple
+    nlocals: int
+    span: Span
+
+
+@attrs.define
+class Program:
+    """Everything the engine needs to run a game, built once at load."""
+
+    name: str
+    filename: str
+    min_players: int
+    max_players: int
+    options: dict  # name -> (default, doc)
+    option_index: dict
+    move_limit: int
+    attributes: list  # [(name, [value names], [symbols])]
+    card_attrs: dict  # attribute name -> tuple of value index per card (-1 unset)
+    card_names: list
+    zones: list
+    zone_by_name: dict
+    zone_count: int
+    vars: list
+    var_by_name: dict
+    var_count: int
+    actions: list
+    action_by_name: dict
+    action_count: int
+    setup: tuple
+    setup_locals: int
+    round: tuple | None
+    round_locals: int
+    outcome: tuple
+    outcome_locals: int
+    end_when: object  # fn(state) or None
+    triggers: dict  # kind -> [Trigger]
+    params: dict  # name -> fn
+
+    def card_count(self) -> int:
+        return len(self.card_names)

@@ -1,0 +1,404 @@
+"""A game in progress: flat, cheap to clone, driven by the compiled rules of a Program."""
+from __future__ import annotations
+
+import random
+
+from . import ops
+from .errors import GameRuntimeError, IllegalAction
+from .program import MAX_SEATS
+
+TERMINAL = -1
+# Ops run without a move in between before the rules are declared to be looping.
+_STEP_LIMIT = 200_000
+
+
+class State:
+    """One game in progress. Mirrors OpenSpiel's state API."""
+
+    __slots__ = ("game", "prog", "np", "z", "loc", "v", "opt", "stack", "me", "turn", "rng", "pending",
+                 "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
+                 "fired", "fixed_random")
+
+    def __init__(self, game, players: int, seed: int, options: dict, fixed_random=()):
+        prog = game.prog
+        self.game, self.prog, self.np = game, prog, players
+        self.z = [[] for _ in range(prog.zone_count)]
+        self.v = [0] * prog.var_count
+        self.opt = [options.get(name, default) for name, (default, _) in prog.options.items()]
+        self.rng = random.Random(seed)
+        self.me = self.turn = 0
+        self.pending = None
+        self.history: list[int] = []
+        self.moves = 0
+        self.round = 0
+        self.results = [None] * players
+        self.places = [None] * players
+        self.log: list[tuple[int, int, str]] = []
+        self.terminal = False
+        self.limit_hit = False
+        self.fired: list = []
+        self.fixed_random = list(fixed_random)
+        self.stack: list = []
+        first = prog.zones[0].base if prog.zones else 0
+        self.loc = [first] * prog.card_count()
+        if prog.zones:
+            self.z[first] = list(range(prog.card_count()))
+        for var in prog.vars:
+            value = var.init(self)
+            for k in range(MAX_SEATS if var.per_player else 1):
+                self.v[var.base + k] = value
+        if prog.round is not None:
+            self.round = 1
+            self.stack.append([prog.round, 0, [None] * prog.round_locals, ops.round_exit, None])
+        else:
+            self.stack.append([(), 0, None, self._finish_exit_setup, None])
+        self.stack.append([prog.setup, 0, [None] * prog.setup_locals, None, None])
+        if prog.round is not None:
+            self.fire("round start")
+        self.run()
+
+    @staticmethod
+    def _finish_exit_setup(s, fr):
+        s.end_game()
+
+    # ---- the run loop
+    def run(self):
+        """Run the rules until a player must decide or the game is over."""
+        stack = self.stack
+        steps = 0
+        while stack and self.pending is None and not self.terminal:
+            fr = stack[-1]
+            code, pc = fr[0], fr[1]
+            if pc < len(code):
+                fr[1] = pc + 1
+                op = code[pc]
+                try:
+                    op(self, fr)
+                except (GameRuntimeError, IllegalAction) as exc:
+                    raise self._located(exc, op) from None
+                except (TypeError, IndexError, ValueError, ZeroDivisionError) as exc:
+                    raise self._located(GameRuntimeError(f"a rule failed: {exc}"), op) from None
+                if self.fired:
+                    fired, self.fired = self.fired, []
+                    stack.extend(reversed(fired))
+            else:
+                stack.pop()
+                if fr[3] is not None:
+                    fr[3](self, fr)
+            steps += 1
+            if steps > _STEP_LIMIT:
+                raise GameRuntimeError(f"the rules ran {_STEP_LIMIT} steps without asking for a move: "
+                                       "a loop never ends")
+        if not stack and not self.terminal and self.pending is None:
+            self.end_game()
+            self.run()
+
+    def _located(self, exc, op):
+        span = getattr(op, "span", None)
+        if span is not None and span.line:
+            where = f"{self.prog.filename}:{span.line}:{span.column}"
+            return GameRuntimeError(f"{where}: runtime error: {exc}")
+        return GameRuntimeError(f"runtime error: {exc}")
+
+    def end_of_round(self, fr):
+        """The round block finished: check the end of the game, else start the next round."""
+        prog = self.prog
+        if prog.end_when is not None and prog.end_when(self, None):
+            self.end_game()
+            return
+        self.round += 1
+        fr[1] = 0
+        fr[2] = [None] * prog.round_locals
+        self.stack.append(fr)
+        self.fire("round start")
+
+    def end_game(self):
+        """Stop the flow and decide the outcome."""
+        self.pending = None
+        self.stack = [[self.prog.outcome, 0, [None] * self.prog.outcome_locals, ops.finish_exit, None]]
+
+    def say(self, text: str):
+        self.log.append((self.moves, self.me, text))
+
+    def fire(self, kind: str):
+        """Queue the triggers of an event that binds nothing (turn and round start and end)."""
+        for t in self.prog.triggers.get(kind, ()):
+            env = [None] * t.nlocals
+            if t.cond is None or t.cond(self, env):
+                self.stack.append([t.body, 0, env, None, None])
+
+    # ---- decisions
+    def ask(self, player: int, actions):
+        """Offer a decision to a player; with no legal move, the decision is skipped."""
+        legal = self._legal(player, actions)
+        if legal:
+            self.pending = (player, legal, actions)
+            if self.moves >= self.prog.move_limit:
+                self.limit_hit = True
+                self.end_game()
+
+    def _legal(self, player: int, actions) -> list[int]:
+        prev, self.me = self.me, player
+        legal = []
+        try:
+            for act in actions:
+                env = [None] * act.nlocals
+                reqs = act.requires
+                if act.domain is None:
+                    if all(fn(self, env) for fn, _, _ in reqs):
+                        legal.append(act.first_id)
+                    continue
+                first = act.first_id
+                for x in act.domain(self, env):
+                    env[0] = x
+                    for fn, _, _ in reqs:
+                        if not fn(self, env):
+                            break
+                    else:
+                        legal.append(first + x)
+        finally:
+            self.me = prev
+        return legal
+
+    def current_player(self) -> int:
+        """The seat that must decide now, or TERMINAL (-1) when the game is over."""
+        return self.pending[0] if self.pending is not None else TERMINAL
+
+    def legal_actions(self) -> list[int]:
+        return list(self.pending[1]) if self.pending is not None else []
+
+    def apply_action(self, action: int):
+        """Play a move for the current player; an illegal one raises IllegalAction and changes nothing."""
+        pending = self.pending
+        if pending is None or action not in pending[1]:
+            raise IllegalAction(self.explain(action))
+        player = pending[0]
+        self.pending = None
+        self.history.append(action)
+        self.moves += 1
+        act, arg = self.game.decode(action)
+        env = [None] * act.nlocals
+        if act.domain is not None:
+            env[0] = arg
+        self.stack.append([act.body, 0, env, ops.restore_me, self.me])
+        self.me = player
+        self.run()
+
+    def explain(self, action: int) -> str:
+        """Why a move is not legal now, in words."""
+        if self.pending is None:
+            return "the game is over"
+        try:
+            act, arg = self.game.decode(action)
+        except (IndexError, TypeError):
+            return f"there is no move number {action}"
+        player, legal, actions = self.pending
+        text = self.action_to_string(action)
+        who = self.game.player_name(player)
+        if act not in actions:
+            offered = ", ".join(dict.fromkeys(a.label for a in actions))
+            return f"'{text}' is not possible now: {who} must choose: {offered}"
+        prev, self.me = self.me, player
+        try:
+            env = [None] * act.nlocals
+            if act.domain is not None:
+                env[0] = arg
+                if arg not in tuple(act.domain(self, env)):
+                    where = self.game.domain_text(act)
+                    return f"'{text}' is not possible: {self.game.arg_name(act, arg)} is not in {where}"
+            for fn, message, source in act.requires:
+                if not fn(self, env):
+                    return f"'{text}' is not allowed: " + (message or f"the rule '{source}' does not hold")
+        finally:
+            self.me = prev
+        return f"'{text}' is not possible now"
+
+    def action_to_string(self, action: int) -> str:
+        return self.game.action_to_string(action)
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def returns(self) -> list[float]:
+        """Per player: +1 for a win, -1 for a loss, 0 otherwise (and while the game runs)."""
+        if not self.terminal or self.limit_hit:
+            return [0.0] * self.np
+        return [1.0 if r == "win" else -1.0 if r == "lose" else 0.0 for r in self.results]
+
+    # ---- effects on cards
+    def move(self, card: int, dest: int, bottom: bool = False):
+        if card is None or card < 0:
+            raise GameRuntimeError("there is no card to move")
+        src = self.loc[card]
+        self.z[src].remove(card)
+        if bottom:
+            self.z[dest].insert(0, card)
+        else:
+            self.z[dest].append(card)
+        self.loc[card] = dest
+        if "move" in self.prog.triggers:
+            self._moved(card, src, dest)
+
+    def move_top(self, n: int, src: int, dest: int, bottom: bool = False):
+        source = self.z[src]
+        for _ in range(min(n, len(source))):
+            self.move(source[-1], dest, bottom)
+
+    def move_all(self, src: int, dest: int, bottom: bool = False):
+        cards = list(self.z[src])
+        if "move" in self.prog.triggers or bottom:
+            for c in (reversed(cards) if bottom else cards):
+                self.move(c, dest, bottom)
+            return
+        self.z[dest].extend(cards)
+        self.z[src].clear()
+        loc = self.loc
+        for c in cards:
+            loc[c] = dest
+
+    def deal(self, n: int, src: int, base: int, start: int):
+        for k in range(self.np):
+            self.move_top(n, src, base + (start + k) % self.np)
+
+    def shuffle(self, zone: int):
+        self.rng.shuffle(self.z[zone])
+
+    def gather(self, zone: int):
+        """Every card, from every zone, into one zone, in card order."""
+        for cards in self.z:
+            cards.clear()
+        self.z[zone] = list(range(len(self.loc)))
+        self.loc = [zone] * len(self.loc)
+
+    def top(self, zone: int) -> int:
+        cards = self.z[zone]
+        if not cards:
+            raise GameRuntimeError(f"zone '{self.game.zone_instance_name(zone)}' is empty: it has no top card")
+        return cards[-1]
+
+    def bottom(self, zone: int) -> int:
+        cards = self.z[zone]
+        if not cards:
+            raise GameRuntimeError(f"zone '{self.game.zone_instance_name(zone)}' is empty")
+        return cards[0]
+
+    def pick(self, items):
+        """A random element, from the seeded RNG (or the next fixed choice of a scenario)."""
+        if not items:
+            raise GameRuntimeError("random() of an empty collection")
+        if self.fixed_random:
+            choice = self.fixed_random.pop(0)
+            if choice not in items:
+                raise GameRuntimeError(f"the fixed random choice {choice} is not among {list(items)}")
+            return choice
+        return items[self.rng.randrange(len(items))]
+
+    def _moved(self, card: int, src: int, dest: int):
+        for t in self.prog.triggers["move"]:
+            env = [None] * t.nlocals
+            env[0] = card
+            if not (_zone_matches(t.source, src, env) and _zone_matches(t.dest, dest, env)):
+                continue
+            if t.cond is None or t.cond(self, env):
+                self.fired.append([t.body, 0, env, None, None])
+
+    # ---- reading the state
+    def clone(self) -> "State":
+        """An independent copy: changing one never changes the other."""
+        other = State.__new__(State)
+        other.game, other.prog, other.np = self.game, self.prog, self.np
+        other.z = [list(c) for c in self.z]
+        other.loc = list(self.loc)
+        other.v = list(self.v)
+        other.opt = self.opt
+        envs: dict[int, list] = {}
+        stack = []
+        for fr in self.stack:
+            env = fr[2]
+            if env is not None:
+                env = envs.setdefault(id(env), list(env))
+            data = fr[4]
+            stack.append([fr[0], fr[1], env, fr[3], list(data) if isinstance(data, list) else data])
+        other.stack = stack
+        other.me, other.turn = self.me, self.turn
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.pending = self.pending
+        other.history = list(self.history)
+        other.moves, other.round = self.moves, self.round
+        other.results, other.places = list(self.results), list(self.places)
+        other.log = list(self.log)
+        other.terminal, other.limit_hit = self.terminal, self.limit_hit
+        other.fired = []
+        other.fixed_random = list(self.fixed_random)
+        return other
+
+    def zone_cards(self, zone: str, player: int | None = None) -> list[int]:
+        """The card ids in a zone, bottom to top."""
+        return list(self.z[self.game.zone_instance(zone, player)])
+
+    def var(self, name: str, player: int | None = None):
+        var = self.prog.var_by_name[name]
+        if var.per_player:
+            if player is None:
+                raise KeyError(f"variable '{name}' belongs to each player: give the player")
+            return self.v[var.base + player]
+        return self.v[var.base]
+
+    def set_var(self, name: str, value, player: int | None = None):
+        var = self.prog.var_by_name[name]
+        self.v[var.base + (player if var.per_player else 0)] = value
+
+    def rig(self, zones: dict):
+        """Put exactly the given cards in the given zones (a scenario's fixed deal).
+
+        Cards that were in those zones and are not listed take the places the listed cards
+        leave, so every card stays in exactly one zone.
+        """
+        listed = [c for cards in zones.values() for c in cards]
+        if len(set(listed)) != len(listed):
+            dup = next(c for c in listed if listed.count(c) > 1)
+            raise ValueError(f"{self.game.card_name(dup)} is listed twice")
+        wanted = set(listed)
+        displaced = [c for zone in zones for c in self.z[zone] if c not in wanted]
+        vacancies = [(self.loc[c], self.z[self.loc[c]].index(c)) for c in listed if self.loc[c] not in zones]
+        if len(displaced) > len(vacancies):
+            names = ", ".join(self.game.card_name(c) for c in displaced[len(vacancies):])
+            raise ValueError(f"these cards would be left without a zone: {names}; say where they go")
+        for (zone, i), c in zip(vacancies, displaced):
+            self.z[zone][i] = c
+            self.loc[c] = zone
+        for zone, i in vacancies[len(displaced):]:
+            self.z[zone][i] = None
+        for zone in {zone for zone, _ in vacancies}:
+            self.z[zone] = [c for c in self.z[zone] if c is not None]
+        for zone, cards in zones.items():
+            self.z[zone] = list(cards)
+            for c in cards:
+                self.loc[c] = zone
+
+    def refresh(self):
+        """Recompute the pending decision after a scenario changed the state by hand."""
+        if self.pending is not None:
+            player, _, actions = self.pending
+            self.pending = None
+            self.ask(player, actions)
+            if self.pending is None and not self.terminal:
+                self.run()
+
+    def observation(self, player: int) -> dict:
+        """Exactly what one player may see now."""
+        return self.game.observe(self, player)
+
+
+def _zone_matches(pattern, zone: int, env: list) -> bool:
+    if pattern is None:
+        return True
+    base, per_player, slot = pattern
+    if not per_player:
+        return zone == base
+    if not base <= zone < base + MAX_SEATS:
+        return False
+    if slot is not None:
+        env[slot] = zone - base
+    return True
