@@ -7,13 +7,12 @@ from . import model as m
 from . import ops
 from . import types as T
 from .errors import Diagnostic, SourceError, Span, did_you_mean
+from .compile_expr import ExpressionCompiler
+from .compile_stmt import StatementCompiler
 from .program import MAX_SEATS, Action, Program, Trigger, Var, Zone
 
 ZONE_PROPS = {"hidden", "owner", "public", "top", "stack", "pile"}
 VAR_TYPES = {"number": T.NUM, "player": T.PLAYER, "card": T.CARD, "bool": T.BOOL}
-BUILTINS = {"me", "players", "count", "any", "all", "sum", "max", "min", "best", "worst", "random",
-            "next", "previous", "top", "bottom", "abs"}
-_NOPE = ("None", T.ANY)
 
 
 class Scope:
@@ -52,13 +51,15 @@ class Scope:
         return code
 
 
-class Compiler:
+class Compiler(StatementCompiler, ExpressionCompiler):
     """One pass over the model: resolves names, checks kinds, emits Python for expressions."""
 
     def __init__(self, gm: m.GameModel):
         self.gm = gm
         self.diags: list[Diagnostic] = []
-        self.ns: dict = {"_best": ops.best, "_worst": ops.worst}
+        self.ns: dict = {"_best": ops.best, "_worst": ops.worst, "_rotate": ops.rotate,
+                         "_loop_error": ops.loop_error, "_div": ops.divide}
+        self.has_move_triggers = any(t.event.kind == "move" for t in gm.of(m.TriggerDecl))
         self.known: dict[str, str] = {}  # every declared name -> what it is
         self.offered: set[str] = set()
         self.cards_where_card: str | None = None
@@ -77,6 +78,9 @@ class Compiler:
             return False
         self.known[name] = kind
         return True
+
+    def new_scope(self) -> Scope:
+        return Scope()
 
     # ---- entry point
     def compile(self) -> Program:
@@ -418,11 +422,26 @@ class Compiler:
                 slot = scope.local(a.param, elem)
                 act.domain = eval(f"lambda s, e: ({dcode})", self.ns)  # noqa: S307
                 assert slot == "e[0]"
+            conds = []
             for r in a.requires:
-                fn = self.fn(r.cond, scope, T.BOOL)
+                code = self.fn_code(r.cond, scope, T.BOOL)
+                conds.append(f"({code})")
+                fn = eval(f"lambda s, e: ({code})", self.ns)  # noqa: S307
                 act.requires.append((fn, r.message, self.source_of(r.cond.span)))
+            act.legal = self.legal_fn(act, dcode if a.param is not None else None, conds, scope)
             act.scope = scope  # type: ignore[attr-defined]
             self.action_ids += act.size
+
+    def legal_fn(self, act, domain_code, conds, scope):
+        """One generated function that appends an action's legal move ids to a list."""
+        test = " and ".join(conds) or "True"
+        n = max(1, scope.slots["n"])
+        if domain_code is None:
+            return self.define(f"def _f(s, out):\n    e = [None] * {n}\n    if {test}:\n"
+                               f"        out.append({act.first_id})\n")
+        return self.define(
+            f"def _f(s, out):\n    e = [None] * {n}\n    for x in {domain_code}:\n        e[0] = x\n"
+            f"        if {test}:\n            out.append({act.first_id} + x)\n")
 
     def action_bodies(self):
         for act in self.action_list:
@@ -470,540 +489,7 @@ class Compiler:
         self.error("a move event names a zone, like 'deck' or 'p.hand'", e.span)
         return None
 
-    # ---- statements
-    def unit(self, block: m.FlowBlock | None):
-        if block is None:
-            return (), 0
-        scope = Scope()
-        code = self.block(block.body, scope)
-        return code, scope.slots["n"]
-
-    def block(self, stmts: tuple, scope: Scope) -> tuple:
-        out = []
-        ended = None
-        for st in stmts:
-            if ended is not None:
-                self.error(f"this statement can never run: it follows 'end {ended}'", st.span)
-                ended = None
-            fn = getattr(self, "st_" + type(st).__name__.lower())(st, scope)
-            if fn is not None:
-                out.append(ops.located(fn, st.span))
-            if isinstance(st, m.End):
-                ended = st.what
-        return tuple(out)
-
-    def st_assign(self, st: m.Assign, scope: Scope):
-        code, typ = self.expr(st.value, scope)
-        tcode, ttyp = self.target(st.target, scope, typ)
-        if tcode is None:
-            return None
-        if st.op != "=":
-            self.want(ttyp, T.NUM, st.target.span)
-            self.want(typ, T.NUM, st.value.span)
-        else:
-            self.want(typ, ttyp, st.value.span)
-        src = f"{tcode} {st.op} ({code})"
-        return self.stmt_fn(src)
-
-    def target(self, t: m.Expr, scope: Scope, typ: str):
-        if isinstance(t, m.Name):
-            found = scope.lookup(t.name)
-            if found is not None:
-                return found
-            var = self.var_by_name.get(t.name)
-            if var is None:
-                if t.name in self.known:
-                    self.error(f"'{t.name}' is {self.known[t.name]}; only variables can be assigned", t.span)
-                    return None, T.ANY
-                self.unknown("variable", t.name, t.span, self.var_by_name)
-                return None, T.ANY
-            if var.per_player:
-                self.error(f"'{t.name}' belongs to each player: write p.{t.name}", t.span)
-                return None, T.ANY
-            return f"s.v[{var.base}]", var.type
-        if isinstance(t, m.Attr):
-            ocode, otyp = self.expr(t.obj, scope)
-            var = self.var_by_name.get(t.name)
-            if var is None or not var.per_player:
-                self.unknown("per-player variable", t.name, t.name_span,
-                             [v.name for v in self.var_list if v.per_player])
-                return None, T.ANY
-            self.want(otyp, T.PLAYER, t.obj.span)
-            return f"s.v[{var.base} + ({ocode})]", var.type
-        self.error("only a variable can be assigned", t.span)
-        return None, T.ANY
-
-    def stmt_fn(self, src: str):
-        return eval(f"lambda s, fr: _exec(s, fr[2])", {"_exec": self.exec_fn(src)})  # noqa: S307
-
-    def exec_fn(self, src: str):
-        ns = self.ns
-        code = f"def _f(s, e):\n    {src}\n"
-        local: dict = {}
-        exec(code, ns, local)  # noqa: S102 - our own generated code
-        return local["_f"]
-
-    def st_let(self, st: m.Let, scope: Scope):
-        code, typ = self.expr(st.value, scope)
-        slot = scope.local(st.name, typ)
-        return self.stmt_fn(f"{slot} = ({code})")
-
-    def zone_expr(self, e: m.Expr, scope: Scope) -> str:
-        code, typ = self.expr(e, scope)
-        self.want(typ, T.ZONE, e.span)
-        return code
-
-    def st_move(self, st: m.Move, scope: Scope):
-        card, typ = self.expr(st.card, scope)
-        self.want(typ, T.CARD, st.card.span)
-        dest = self.zone_expr(st.dest, scope)
-        return self.stmt_fn(f"s.move({card}, {dest}, {st.bottom})")
-
-    def st_moven(self, st: m.MoveN, scope: Scope):
-        src = self.zone_expr(st.source, scope)
-        dest = self.zone_expr(st.dest, scope)
-        if st.count is None:
-            return self.stmt_fn(f"s.move_all({src}, {dest}, {st.bottom})")
-        n = self.fn_code(st.count, scope, T.NUM)
-        return self.stmt_fn(f"s.move_top({n}, {src}, {dest}, {st.bottom})")
-
-    def st_deal(self, st: m.Deal, scope: Scope):
-        src = self.zone_expr(st.source, scope)
-        zone = self.zone_by_name.get(st.zone)
-        if zone is None:
-            self.unknown("zone", st.zone, st.zone_span, self.zone_by_name)
-            return None
-        if not zone.per_player:
-            self.error(f"'deal' gives cards to each player, but zone '{st.zone}' is shared", st.zone_span,
-                       f"use 'move N from ... to {st.zone}'")
-            return None
-        n = self.fn_code(st.count, scope, T.NUM)
-        start = self.fn_code(st.start, scope, T.PLAYER) if st.start is not None else "0"
-        return self.stmt_fn(f"s.deal({n}, {src}, {zone.base}, {start})")
-
-    def st_shuffle(self, st: m.Shuffle, scope: Scope):
-        return self.stmt_fn(f"s.shuffle({self.zone_expr(st.zone, scope)})")
-
-    def st_gather(self, st: m.Gather, scope: Scope):
-        return self.stmt_fn(f"s.gather({self.zone_expr(st.zone, scope)})")
-
-    def st_if(self, st: m.If, scope: Scope):
-        branches = [(self.fn(c, scope, T.BOOL), self.block(b, scope)) for c, b in st.branches]
-        other = self.block(st.otherwise, scope) if st.otherwise is not None else None
-        return ops.if_op(branches, other)
-
-    def st_repeat(self, st: m.Repeat, scope: Scope):
-        return ops.repeat_op(self.fn(st.count, scope, T.NUM), self.block(st.body, scope))
-
-    def st_while(self, st: m.While, scope: Scope):
-        return ops.while_op(self.fn(st.cond, scope, T.BOOL), self.block(st.body, scope))
-
-    def st_foreach(self, st: m.ForEach, scope: Scope):
-        dcode, dtyp = self.expr(st.domain, scope)
-        elem = self.elem_type(dtyp, st.domain.span)
-        slot = scope.local(st.var, elem)
-        start = None
-        if st.start is not None:
-            start = self.fn(st.start, scope, T.PLAYER)
-            if elem != T.PLAYER:
-                self.error("'starting at' needs a loop over players", st.start.span)
-        domain = eval(f"lambda s, e: tuple({dcode})", self.ns)  # noqa: S307
-        return ops.for_op(domain, int(slot[2:-1]), start, self.block(st.body, scope))
-
-    def elem_type(self, dtyp: str, span: Span) -> str:
-        if dtyp == "players":
-            return T.PLAYER
-        elem = T.element(dtyp)
-        if elem is None:
-            self.error(f"expected cards, players or a list here, found {T.describe(dtyp)}", span)
-            return T.ANY
-        return elem
-
-    def st_turn(self, st: m.Turn, scope: Scope):
-        player = self.fn(st.player, scope, T.PLAYER)
-        return ops.turn_op(player, self.block(st.body, scope))
-
-    def st_choose(self, st: m.Choose, scope: Scope):
-        if self.in_outcome:
-            self.error("the outcome cannot ask for a move", st.span)
-        acts = []
-        for name, span in st.actions:
-            act = self.action_by_name.get(name)
-            if act is None:
-                self.unknown("action", name, span, self.action_by_name)
-                continue
-            self.offered.add(name)
-            acts.append(act)
-        by = self.fn(st.by, scope, T.PLAYER) if st.by is not None else None
-        return ops.choose_op(tuple(acts), by)
-
-    def st_end(self, st: m.End, scope: Scope):
-        return ops.end_op(st.what)
-
-    def st_result(self, st: m.Result, scope: Scope):
-        return ops.result_op(st.kind, self.fn(st.player, scope, T.PLAYER))
-
-    def st_places(self, st: m.Places, scope: Scope):
-        dcode, dtyp = self.expr(st.domain, scope)
-        if self.elem_type(dtyp, st.domain.span) != T.PLAYER:
-            self.error("places are given to players", st.domain.span)
-        inner = scope.child()
-        var = inner.bind(st.var, T.PLAYER)
-        key = self.fn_code(st.key, inner, T.NUM)
-        fn = eval(f"lambda s, e: sorted({dcode}, key=lambda {var}: ({key}), reverse={st.descending})", self.ns)  # noqa: S307
-        keyfn = eval(f"lambda s, e, {var}: ({key})", self.ns)  # noqa: S307
-        return ops.places_op(fn, keyfn)
-
-    def st_say(self, st: m.Say, scope: Scope):
-        return ops.say_op(st.text)
-
-    # ---- expressions
-    def fn(self, e: m.Expr, scope: Scope, want: str):
-        """Compile an expression into fn(state, env)."""
-        code = self.fn_code(e, scope, want)
-        return eval(f"lambda s, e: ({code})", self.ns)  # noqa: S307
-
-    def fn_code(self, e: m.Expr, scope: Scope, want: str) -> str:
-        code, typ = self.expr(e, scope, want)
-        self.want(typ, want, e.span)
-        return code
-
-    def want(self, got: str, want: str, span: Span):
-        if got == want or T.ANY in (got, want):
-            return
-        if want == T.BOOL and got == T.NUM:
-            return
-        self.error(f"expected {T.describe(want)}, found {T.describe(got)}", span)
-
-    def expr(self, e: m.Expr, scope: Scope, hint: str | None = None) -> tuple[str, str]:
-        """(python code, type) of an expression; `hint` is the type a bare value name should take."""
-        return getattr(self, "ex_" + type(e).__name__.lower())(e, scope, hint)
-
-    def ex_number(self, e, scope, hint):
-        if hint and T.is_value(hint):
-            found = self.value_of(str(e.value), e.span, hint[6:])
-            return (str(found[1]), hint) if found else _NOPE
-        return str(e.value), T.NUM
-
-    def ex_string(self, e, scope, hint):
-        return repr(e.value), T.STR
-
-    def ex_bool(self, e, scope, hint):
-        return str(e.value), T.BOOL
-
-    def ex_name(self, e: m.Name, scope: Scope, hint):
-        name = e.name
-        found = scope.lookup(name)
-        if found is not None:
-            return found
-        if self.cards_where_card and name in self.attr_index:
-            return f"_rec.get({name!r}, -1)", T.value_type(name)
-        if hint and T.is_value(hint) and name in self.values:
-            found = self.value_of(name, e.span, hint[6:])
-            return (str(found[1]), hint) if found else _NOPE
-        if name == "me":
-            return "s.me", T.PLAYER
-        if name == "players":
-            return "range(s.np)", "players"
-        if name in self.var_by_name:
-            var = self.var_by_name[name]
-            if var.per_player:
-                self.error(f"'{name}' belongs to each player: write p.{name} (or me.{name})", e.span)
-                return _NOPE
-            return f"s.v[{var.base}]", var.type
-        if name in self.param_info:
-            if self.param_info[name].per_player:
-                self.error(f"parameter '{name}' belongs to each player: write p.{name}", e.span)
-                return _NOPE
-            return f"P_{name}(s)", T.NUM
-        if name in self.option_index:
-            return f"s.opt[{self.option_index[name]}]", T.NUM
-        if name in self.zone_by_name:
-            zone = self.zone_by_name[name]
-            if zone.per_player:
-                self.error(f"zone '{name}' belongs to each player: write p.{name} (or me.{name})", e.span)
-                return _NOPE
-            return str(zone.base), T.ZONE
-        if name in self.values and len(self.values[name]) == 1:
-            a, i = self.values[name][0]
-            return str(i), T.value_type(a)
-        if name in self.values:
-            self.value_of(name, e.span)
-            return _NOPE
-        candidates = list(self.known) + ["me", "players"] + list(self.values) + self.visible_names(scope)
-        self.unknown("name", name, e.span, candidates)
-        return _NOPE
-
-    def visible_names(self, scope: Scope) -> list:
-        out = []
-        while scope is not None:
-            out.extend(scope.names)
-            scope = scope.parent
-        return out
-
-    def ex_attr(self, e: m.Attr, scope: Scope, hint):
-        ocode, otyp = self.expr(e.obj, scope)
-        name = e.name
-        if otyp == T.ANY:  # a function parameter: its kind follows from what is read of it
-            otyp = T.CARD if name in self.attr_index or name in self.value_names else T.PLAYER
-        if otyp == T.PLAYER:
-            if name in self.var_by_name and self.var_by_name[name].per_player:
-                var = self.var_by_name[name]
-                return f"s.v[{var.base} + ({ocode})]", var.type
-            if name in self.zone_by_name and self.zone_by_name[name].per_player:
-                return f"({self.zone_by_name[name].base} + ({ocode}))", T.ZONE
-            if name in self.param_info and self.param_info[name].per_player:
-                return f"P_{name}(s, {ocode})", T.NUM
-            options = [v.name for v in self.var_list if v.per_player] + [
-                z.name for z in self.zone_list if z.per_player]
-            self.unknown("per-player variable or zone", name, e.name_span, options)
-            return _NOPE
-        if otyp == T.CARD:
-            if name in self.attr_index:
-                return f"A_{name}[{ocode}]", T.value_type(name)
-            if name in self.value_names:
-                return f"V_{name}[{ocode}]", T.NUM
-            self.unknown("card attribute or value", name, e.name_span, list(self.attr_index) + list(self.value_names))
-            return _NOPE
-        if otyp != T.ANY:
-            self.error(f"'.{name}' needs a player or a card, but this is {T.describe(otyp)}", e.obj.span)
-        return _NOPE
-
-    def ex_binop(self, e: m.BinOp, scope, hint):
-        lc, lt = self.expr(e.left, scope)
-        rc, rt = self.expr(e.right, scope)
-        self.want(lt, T.NUM, e.left.span)
-        self.want(rt, T.NUM, e.right.span)
-        op = "//" if e.op == "/" else e.op
-        if op in ("//", "%"):
-            return f"_div({lc}, {rc}, {op!r})", T.NUM
-        return f"({lc} {op} {rc})", T.NUM
-
-    def ex_neg(self, e: m.Neg, scope, hint):
-        code, typ = self.expr(e.operand, scope)
-        self.want(typ, T.NUM, e.operand.span)
-        return f"(-{code})", T.NUM
-
-    def ex_compare(self, e: m.Compare, scope, hint):
-        lc, lt = self.expr(e.left, scope)
-        rc, rt = self.expr(e.right, scope, lt)
-        if T.is_value(rt) and lt != rt and isinstance(e.left, (m.Number, m.Name)):
-            lc, lt = self.expr(e.left, scope, rt)
-        if lt != rt and T.ANY not in (lt, rt):
-            self.error(f"cannot compare {T.describe(lt)} with {T.describe(rt)}", e.span)
-        if e.op in ("<", ">", "<=", ">=") and lt not in (T.NUM, T.ANY) and not T.is_value(lt):
-            self.error(f"'{e.op}' compares numbers or ordered values, not {T.describe(lt)}", e.span)
-        return f"({lc} {e.op} {rc})", T.BOOL
-
-    def ex_member(self, e: m.Member, scope, hint):
-        ic, it = self.expr(e.item, scope)
-        neg = "not " if e.negated else ""
-        if isinstance(e.collection, m.ListExpr):
-            items = [self.expr(x, scope, it) for x in e.collection.items]
-            for (c, t), x in zip(items, e.collection.items):
-                if t != it and T.ANY not in (t, it):
-                    self.error(f"cannot look for {T.describe(it)} among {T.describe(t)}s", x.span)
-            return f"({neg}({ic}) in ({', '.join(c for c, _ in items)},))", T.BOOL
-        cc, ct = self.expr(e.collection, scope)
-        if ct == T.ZONE:
-            self.want(it, T.CARD, e.item.span)
-            op = "!=" if e.negated else "=="
-            return f"(s.loc[{ic}] {op} {cc})", T.BOOL
-        if ct == "players":
-            self.want(it, T.PLAYER, e.item.span)
-            return f"({neg}(0 <= ({ic}) < s.np))", T.BOOL
-        elem = T.element(ct)
-        if elem is None:
-            self.error(f"'in' needs a zone, the players or a list, not {T.describe(ct)}", e.collection.span)
-            return _NOPE
-        return f"({neg}({ic}) in ({cc}))", T.BOOL
-
-    def ex_logic(self, e: m.Logic, scope, hint):
-        lc = self.fn_code(e.left, scope, T.BOOL)
-        rc = self.fn_code(e.right, scope, T.BOOL)
-        return f"({lc} {e.op} {rc})", T.BOOL
-
-    def ex_not(self, e: m.Not, scope, hint):
-        return f"(not {self.fn_code(e.operand, scope, T.BOOL)})", T.BOOL
-
-    def ex_condexpr(self, e: m.CondExpr, scope, hint):
-        c = self.fn_code(e.cond, scope, T.BOOL)
-        a, at = self.expr(e.then, scope, hint)
-        b, bt = self.expr(e.other, scope, at)
-        if at != bt and T.ANY not in (at, bt):
-            self.error(f"both branches must give the same kind of thing: {T.describe(at)} and {T.describe(bt)}", e.span)
-        return f"({a} if {c} else {b})", at
-
-    def ex_listexpr(self, e: m.ListExpr, scope, hint):
-        items = [self.expr(x, scope) for x in e.items]
-        typ = items[0][1] if items else T.ANY
-        return f"({', '.join(c for c, _ in items)},)" if items else "()", T.list_of(typ)
-
-    def domain(self, e: m.Expr, scope: Scope) -> tuple[str, str]:
-        code, typ = self.expr(e, scope)
-        if typ == T.ZONE:
-            return f"s.z[{code}]", T.CARD
-        return code, self.elem_type(typ, e.span)
-
-    def binding(self, e: m.Call, scope: Scope):
-        """For `f(x in D ...)`: (inner scope, python var, domain code)."""
-        if not e.args or not isinstance(e.args[0], m.Member) or not isinstance(e.args[0].item, m.Name) \
-                or e.args[0].negated:
-            self.error(f"'{e.func}' needs a binding like '{e.func}(c in hand if ...)'", e.span)
-            return None
-        member = e.args[0]
-        dcode, elem = self.domain(member.collection, scope)
-        inner = scope.child()
-        var = inner.bind(member.item.name, elem)
-        return inner, var, dcode
-
-    def ex_call(self, e: m.Call, scope: Scope, hint):
-        f = e.func
-        handler = getattr(self, "call_" + f, None)
-        if handler is not None and f in BUILTINS:
-            return handler(e, scope)
-        if f in self.def_info:
-            d = self.def_info[f]
-            if len(e.args) != len(d.params):
-                self.error(f"function '{f}' takes {len(d.params)} argument(s), given {len(e.args)}", e.span)
-                return _NOPE
-            args = [self.expr(a, scope)[0] for a in e.args]
-            typ = self.compile_def(f)
-            return f"D_{f}(s, {', '.join(args)})", typ
-        self.unknown("function", f, e.span, list(self.def_info) + sorted(BUILTINS - {"me", "players"}))
-        return _NOPE
-
-    def call_count(self, e, scope):
-        if len(e.args) == 1 and not isinstance(e.args[0], m.Member):
-            code, typ = self.expr(e.args[0], scope)
-            if typ == T.ZONE:
-                return f"len(s.z[{code}])", T.NUM
-            if typ == "players":
-                return "s.np", T.NUM
-            self.elem_type(typ, e.args[0].span)
-            return f"len({code})", T.NUM
-        b = self.binding(e, scope)
-        if b is None:
-            return _NOPE
-        inner, var, dcode = b
-        cond = self.fn_code(e.where, inner, T.BOOL) if e.where is not None else "True"
-        return f"sum(1 for {var} in {dcode} if {cond})", T.NUM
-
-    def _quantifier(self, e, scope, pyfunc):
-        b = self.binding(e, scope)
-        if b is None:
-            return _NOPE
-        inner, var, dcode = b
-        cond = self.fn_code(e.where, inner, T.BOOL) if e.where is not None else "True"
-        return f"{pyfunc}({cond} for {var} in {dcode})", T.BOOL
-
-    def call_any(self, e, scope):
-        return self._quantifier(e, scope, "any")
-
-    def call_all(self, e, scope):
-        return self._quantifier(e, scope, "all")
-
-    def _aggregate(self, e, scope, pyfunc):
-        if e.for_var is None:
-            if pyfunc in ("max", "min") and len(e.args) >= 2:
-                args = [self.fn_code(a, scope, T.NUM) for a in e.args]
-                return f"{pyfunc}({', '.join(args)})", T.NUM
-            self.error(f"'{e.func}' needs the form '{e.func}(x.points for x in zone)'", e.span)
-            return _NOPE
-        if len(e.args) != 1:
-            self.error(f"'{e.func}' adds up one expression per element", e.span)
-            return _NOPE
-        dcode, elem = self.domain(e.for_domain, scope)
-        inner = scope.child()
-        var = inner.bind(e.for_var, elem)
-        val = self.fn_code(e.args[0], inner, T.NUM)
-        cond = f" if {self.fn_code(e.where, inner, T.BOOL)}" if e.where is not None else ""
-        gen = f"({val} for {var} in {dcode}{cond})"
-        if pyfunc == "sum":
-            return f"sum{gen}", T.NUM
-        return f"{pyfunc}({gen}, default=0)", T.NUM
-
-    def call_sum(self, e, scope):
-        return self._aggregate(e, scope, "sum")
-
-    def call_max(self, e, scope):
-        return self._aggregate(e, scope, "max")
-
-    def call_min(self, e, scope):
-        return self._aggregate(e, scope, "min")
-
-    def _best(self, e, scope, helper):
-        b = self.binding(e, scope)
-        if b is None:
-            return _NOPE
-        inner, var, dcode = b
-        if e.by is None:
-            self.error(f"'{e.func}' needs 'by', as in '{e.func}(p in players by p.score)'", e.span)
-            return _NOPE
-        key = self.fn_code(e.by, inner, T.NUM)
-        cond = f" if {self.fn_code(e.where, inner, T.BOOL)}" if e.where is not None else ""
-        elem = inner.names[e.args[0].item.name][1]
-        return f"{helper}([{var} for {var} in {dcode}{cond}], lambda {var}: ({key}))", elem
-
-    def call_best(self, e, scope):
-        return self._best(e, scope, "_best")
-
-    def call_worst(self, e, scope):
-        return self._best(e, scope, "_worst")
-
-    def _one_arg(self, e, scope):
-        if len(e.args) != 1 or e.for_var or e.where or e.by:
-            self.error(f"'{e.func}' takes one argument", e.span)
-            return None
-        return self.expr(e.args[0], scope)
-
-    def call_random(self, e, scope):
-        arg = self._one_arg(e, scope)
-        if arg is None:
-            return _NOPE
-        code, typ = arg
-        if typ == T.ZONE:
-            return f"s.pick(s.z[{code}])", T.CARD
-        return f"s.pick(tuple({code}))", self.elem_type(typ, e.args[0].span)
-
-    def call_next(self, e, scope):
-        arg = self._one_arg(e, scope)
-        if arg is None:
-            return _NOPE
-        self.want(arg[1], T.PLAYER, e.args[0].span)
-        return f"(({arg[0]}) + 1) % s.np", T.PLAYER
-
-    def call_previous(self, e, scope):
-        arg = self._one_arg(e, scope)
-        if arg is None:
-            return _NOPE
-        self.want(arg[1], T.PLAYER, e.args[0].span)
-        return f"(({arg[0]}) - 1) % s.np", T.PLAYER
-
-    def call_top(self, e, scope):
-        arg = self._one_arg(e, scope)
-        if arg is None:
-            return _NOPE
-        self.want(arg[1], T.ZONE, e.args[0].span)
-        return f"s.top({arg[0]})", T.CARD
-
-    def call_bottom(self, e, scope):
-        arg = self._one_arg(e, scope)
-        if arg is None:
-            return _NOPE
-        self.want(arg[1], T.ZONE, e.args[0].span)
-        return f"s.bottom({arg[0]})", T.CARD
-
-    def call_abs(self, e, scope):
-        arg = self._one_arg(e, scope)
-        if arg is None:
-            return _NOPE
-        self.want(arg[1], T.NUM, e.args[0].span)
-        return f"abs({arg[0]})", T.NUM
-
 
 def compile_model(gm: m.GameModel) -> Program:
     """Check a model and compile it; raises SourceError listing every problem."""
-    compiler = Compiler(gm)
-    compiler.ns["_div"] = ops.divide
-    return compiler.compile()
+    return Compiler(gm).compile()

@@ -35,6 +35,18 @@ def worst(items, key):
     return out
 
 
+def rotate(items: tuple, first) -> tuple:
+    """The items starting at `first` (players in turn order from a given seat)."""
+    if first in items:
+        i = items.index(first)
+        return items[i:] + items[:i]
+    return items
+
+
+def loop_error():
+    raise GameRuntimeError("a 'while' loop ran 100000 times without asking for a move: it never ends")
+
+
 def divide(a, b, op):
     if b == 0:
         raise GameRuntimeError("division by zero")
@@ -107,10 +119,7 @@ def for_op(domain, slot, start, body):
         e = fr[2]
         items = domain(s, e)
         if start is not None and items:
-            first = start(s, e)
-            if first in items:
-                i = items.index(first)
-                items = items[i:] + items[:i]
+            items = rotate(items, start(s, e))
         if not items or not body:
             return
         e[slot] = items[0]
@@ -188,16 +197,6 @@ def end_op(what):
 def result_op(kind, player):
     def op(s, fr):
         s.results[player(s, fr[2])] = kind
-    return op
-
-
-def places_op(order, key):
-    def op(s, fr):
-        e = fr[2]
-        players = order(s, e)
-        keys = {p: key(s, e, p) for p in players}
-        for i, p in enumerate(players):
-            s.places[p] = 1 + sum(1 for q in players[:i] if keys[q] != keys[p])
     return op
 
 

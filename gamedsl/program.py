@@ -40,6 +40,7 @@ class Action:
     body: tuple
     nlocals: int
     span: Span
+    legal: object = None  # fn(state, out): appends the legal move ids
     decl: object = None  # the model node, for messages
     scope: object = None  # the compiler's scope while compiling
 

@@ -66,18 +66,22 @@ class State:
         """Run the rules until a player must decide or the game is over."""
         stack = self.stack
         steps = 0
-        while stack and self.pending is None and not self.terminal:
+        while stack:
             fr = stack[-1]
-            code, pc = fr[0], fr[1]
+            code = fr[0]
+            pc = fr[1]
             if pc < len(code):
                 fr[1] = pc + 1
                 op = code[pc]
                 try:
                     op(self, fr)
                 except (GameRuntimeError, IllegalAction) as exc:
-                    raise self._located(exc, op) from None
-                except (TypeError, IndexError, ValueError, ZeroDivisionError) as exc:
-                    raise self._located(GameRuntimeError(f"a rule failed: {exc}"), op) from None
+                    raise self._located(exc, op, exc.__traceback__) from None
+                except (TypeError, IndexError, ValueError, KeyError, ZeroDivisionError, AttributeError) as exc:
+                    err = GameRuntimeError(f"a rule failed: {exc}")
+                    raise self._located(err, op, exc.__traceback__) from None
+                if self.pending is not None:
+                    return
                 if self.fired:
                     fired, self.fired = self.fired, []
                     stack.extend(reversed(fired))
@@ -85,16 +89,23 @@ class State:
                 stack.pop()
                 if fr[3] is not None:
                     fr[3](self, fr)
+                    if self.terminal:
+                        return
             steps += 1
             if steps > _STEP_LIMIT:
                 raise GameRuntimeError(f"the rules ran {_STEP_LIMIT} steps without asking for a move: "
                                        "a loop never ends")
-        if not stack and not self.terminal and self.pending is None:
+        if not self.terminal and self.pending is None:
             self.end_game()
             self.run()
 
-    def _located(self, exc, op):
+    def _located(self, exc, op, tb):
         span = getattr(op, "span", None)
+        lines = getattr(op, "lines", None)
+        while lines and tb is not None:
+            if tb.tb_frame.f_code is op.__code__ and tb.tb_lineno in lines:
+                span = lines[tb.tb_lineno]
+            tb = tb.tb_next
         if span is not None and span.line:
             where = f"{self.prog.filename}:{span.line}:{span.column}"
             return GameRuntimeError(f"{where}: runtime error: {exc}")
@@ -115,7 +126,14 @@ class State:
     def end_game(self):
         """Stop the flow and decide the outcome."""
         self.pending = None
-        self.stack = [[self.prog.outcome, 0, [None] * self.prog.outcome_locals, ops.finish_exit, None]]
+        self.stack[:] = [[self.prog.outcome, 0, [None] * self.prog.outcome_locals, ops.finish_exit, None]]
+
+    def set_places(self, order: tuple, key, descending: bool):
+        """Places from 1, best first; players with equal keys share a place."""
+        ranked = sorted(order, key=key, reverse=descending)
+        keys = [key(p) for p in ranked]
+        for i, p in enumerate(ranked):
+            self.places[p] = 1 + sum(1 for k in keys[:i] if k != keys[i])
 
     def say(self, text: str):
         self.log.append((self.moves, self.me, text))
@@ -139,23 +157,10 @@ class State:
 
     def _legal(self, player: int, actions) -> list[int]:
         prev, self.me = self.me, player
-        legal = []
+        legal: list[int] = []
         try:
             for act in actions:
-                env = [None] * act.nlocals
-                reqs = act.requires
-                if act.domain is None:
-                    if all(fn(self, env) for fn, _, _ in reqs):
-                        legal.append(act.first_id)
-                    continue
-                first = act.first_id
-                for x in act.domain(self, env):
-                    env[0] = x
-                    for fn, _, _ in reqs:
-                        if not fn(self, env):
-                            break
-                    else:
-                        legal.append(first + x)
+                act.legal(self, legal)
         finally:
             self.me = prev
         return legal
@@ -215,6 +220,11 @@ class State:
 
     def action_to_string(self, action: int) -> str:
         return self.game.action_to_string(action)
+
+    @property
+    def round_number(self) -> int:
+        """How many rounds (deals) have started."""
+        return self.round
 
     def is_terminal(self) -> bool:
         return self.terminal

@@ -1,0 +1,294 @@
+"""Compiles statements: runs that cannot wait for a move become one generated Python function.
+
+A statement is *straight* when it can neither wait for a player's decision nor transfer
+control (choose, turn, end, and anything containing them cannot). Consecutive straight
+statements, loops and ifs included, are emitted as the source of one Python function, so
+the engine's frame machinery is only used where the game may pause.
+"""
+from __future__ import annotations
+
+from . import model as m
+from . import ops
+from . import types as T
+from .errors import Span
+
+_WAITS = (m.Choose, m.Turn, m.End)
+LOOP_LIMIT = 100_000
+
+
+class StatementCompiler:
+    """Mixin of the Compiler: statement blocks to ops."""
+
+    def unit(self, block: m.FlowBlock | None):
+        """A top-level block (setup, round, outcome) and the number of local slots it needs."""
+        if block is None:
+            return (), 0
+        scope = self.new_scope()
+        code = self.block(block.body, scope)
+        return code, scope.slots["n"]
+
+    def straight(self, st: m.Stmt) -> bool:
+        """Whether a statement can run to its end without waiting or jumping."""
+        if isinstance(st, _WAITS):
+            return False
+        if isinstance(st, (m.Move, m.MoveN, m.Deal)) and self.has_move_triggers:
+            return False  # a move may fire triggers that must run at once, before the next statement
+        if isinstance(st, m.If):
+            return all(self.straight(x) for _, b in st.branches for x in b) and all(
+                self.straight(x) for x in (st.otherwise or ()))
+        if isinstance(st, (m.Repeat, m.While, m.ForEach)):
+            return all(self.straight(x) for x in st.body)
+        return True
+
+    def block(self, stmts: tuple, scope) -> tuple:
+        """The ops of a block: runs of straight statements merged, others as frame ops."""
+        out, run = [], []
+        ended = None
+        for st in stmts:
+            if ended is not None:
+                self.error(f"this statement can never run: it follows 'end {ended}'", st.span)
+                ended = None
+            if self.straight(st):
+                run.append(st)
+                continue
+            if run:
+                out.append(self.straight_op(run, scope))
+                run = []
+            fn = getattr(self, "st_" + type(st).__name__.lower())(st, scope)
+            if fn is not None:
+                out.append(ops.located(fn, st.span))
+            if isinstance(st, m.End):
+                ended = st.what
+        if run:
+            out.append(self.straight_op(run, scope))
+        return tuple(out)
+
+    def straight_op(self, stmts: list, scope):
+        """One generated function for a run of straight statements."""
+        lines: list[tuple[str, Span]] = []
+        for st in stmts:
+            self.gen(st, scope, 1, lines)
+        src = "def _f(s, fr):\n    e = fr[2]\n" + "".join(f"{text}\n" for text, _ in lines)
+        fn = self.define(src)
+        fn.span = stmts[0].span
+        fn.lines = {i + 3: span for i, (_, span) in enumerate(lines)}
+        return fn
+
+    def define(self, code: str):
+        """Execute generated source that defines `_f`, and return it."""
+        local: dict = {}
+        exec(compile(code, "<gamedsl>", "exec"), self.ns, local)  # noqa: S102 - our own generated code
+        return local["_f"]
+
+    def stmt_fn(self, src: str):
+        """An op for a one-line statement."""
+        return self.define(f"def _f(s, fr):\n    e = fr[2]\n    {src}\n")
+
+    # ---- straight statements, as Python source lines
+    def gen(self, st: m.Stmt, scope, ind: int, lines: list):
+        getattr(self, "gen_" + type(st).__name__.lower())(st, scope, ind, lines)
+
+    def emit(self, lines: list, ind: int, text: str, span: Span):
+        lines.append(("    " * ind + text, span))
+
+    def gen_body(self, body: tuple, scope, ind: int, lines: list, span: Span):
+        before = len(lines)
+        for st in body:
+            self.gen(st, scope, ind, lines)
+        if len(lines) == before:
+            self.emit(lines, ind, "pass", span)
+
+    def gen_assign(self, st: m.Assign, scope, ind, lines):
+        code, typ = self.expr(st.value, scope)
+        tcode, ttyp = self.target(st.target, scope, typ)
+        if tcode is None:
+            return
+        if st.op != "=":
+            self.want(ttyp, T.NUM, st.target.span)
+            self.want(typ, T.NUM, st.value.span)
+        else:
+            self.want(typ, ttyp, st.value.span)
+        self.emit(lines, ind, f"{tcode} {st.op} ({code})", st.span)
+
+    def target(self, t: m.Expr, scope, typ: str):
+        """(python target, type) of an assignment's left side."""
+        if isinstance(t, m.Name):
+            found = scope.lookup(t.name)
+            if found is not None:
+                return found
+            var = self.var_by_name.get(t.name)
+            if var is None:
+                if t.name in self.known:
+                    self.error(f"'{t.name}' is {self.known[t.name]}; only variables can be assigned", t.span)
+                    return None, T.ANY
+                self.unknown("variable", t.name, t.span, self.var_by_name)
+                return None, T.ANY
+            if var.per_player:
+                self.error(f"'{t.name}' belongs to each player: write p.{t.name}", t.span)
+                return None, T.ANY
+            return f"s.v[{var.base}]", var.type
+        if isinstance(t, m.Attr):
+            ocode, otyp = self.expr(t.obj, scope)
+            var = self.var_by_name.get(t.name)
+            if var is None or not var.per_player:
+                self.unknown("per-player variable", t.name, t.name_span,
+                             [v.name for v in self.var_list if v.per_player])
+                return None, T.ANY
+            self.want(otyp, T.PLAYER, t.obj.span)
+            return f"s.v[{var.base} + ({ocode})]", var.type
+        self.error("only a variable can be assigned", t.span)
+        return None, T.ANY
+
+    def gen_let(self, st: m.Let, scope, ind, lines):
+        code, typ = self.expr(st.value, scope)
+        slot = scope.local(st.name, typ)
+        self.emit(lines, ind, f"{slot} = ({code})", st.span)
+
+    def zone_expr(self, e: m.Expr, scope) -> str:
+        code, typ = self.expr(e, scope)
+        self.want(typ, T.ZONE, e.span)
+        return code
+
+    def gen_move(self, st: m.Move, scope, ind, lines):
+        card, typ = self.expr(st.card, scope)
+        self.want(typ, T.CARD, st.card.span)
+        dest = self.zone_expr(st.dest, scope)
+        self.emit(lines, ind, f"s.move({card}, {dest}, {st.bottom})", st.span)
+
+    def gen_moven(self, st: m.MoveN, scope, ind, lines):
+        src = self.zone_expr(st.source, scope)
+        dest = self.zone_expr(st.dest, scope)
+        if st.count is None:
+            self.emit(lines, ind, f"s.move_all({src}, {dest}, {st.bottom})", st.span)
+        else:
+            n = self.fn_code(st.count, scope, T.NUM)
+            self.emit(lines, ind, f"s.move_top({n}, {src}, {dest}, {st.bottom})", st.span)
+
+    def gen_deal(self, st: m.Deal, scope, ind, lines):
+        src = self.zone_expr(st.source, scope)
+        zone = self.zone_by_name.get(st.zone)
+        if zone is None:
+            self.unknown("zone", st.zone, st.zone_span, self.zone_by_name)
+            return
+        if not zone.per_player:
+            self.error(f"'deal' gives cards to each player, but zone '{st.zone}' is shared", st.zone_span,
+                       f"use 'move N from ... to {st.zone}'")
+            return
+        n = self.fn_code(st.count, scope, T.NUM)
+        start = self.fn_code(st.start, scope, T.PLAYER) if st.start is not None else "0"
+        self.emit(lines, ind, f"s.deal({n}, {src}, {zone.base}, {start})", st.span)
+
+    def gen_shuffle(self, st: m.Shuffle, scope, ind, lines):
+        self.emit(lines, ind, f"s.shuffle({self.zone_expr(st.zone, scope)})", st.span)
+
+    def gen_gather(self, st: m.Gather, scope, ind, lines):
+        self.emit(lines, ind, f"s.gather({self.zone_expr(st.zone, scope)})", st.span)
+
+    def gen_if(self, st: m.If, scope, ind, lines):
+        for k, (cond, body) in enumerate(st.branches):
+            code = self.fn_code(cond, scope, T.BOOL)
+            self.emit(lines, ind, f"{'if' if k == 0 else 'elif'} {code}:", cond.span)
+            self.gen_body(body, scope, ind + 1, lines, st.span)
+        if st.otherwise is not None:
+            self.emit(lines, ind, "else:", st.span)
+            self.gen_body(st.otherwise, scope, ind + 1, lines, st.span)
+
+    def gen_repeat(self, st: m.Repeat, scope, ind, lines):
+        n = self.fn_code(st.count, scope, T.NUM)
+        self.emit(lines, ind, f"for _ in range({n}):", st.count.span)
+        self.gen_body(st.body, scope, ind + 1, lines, st.span)
+
+    def gen_while(self, st: m.While, scope, ind, lines):
+        cond = self.fn_code(st.cond, scope, T.BOOL)
+        counter = f"_w{len(lines)}"
+        self.emit(lines, ind, f"{counter} = 0", st.span)
+        self.emit(lines, ind, f"while {cond}:", st.cond.span)
+        self.emit(lines, ind + 1, f"{counter} += 1", st.span)
+        self.emit(lines, ind + 1, f"if {counter} > {LOOP_LIMIT}: _loop_error()", st.span)
+        self.gen_body(st.body, scope, ind + 1, lines, st.span)
+
+    def gen_foreach(self, st: m.ForEach, scope, ind, lines):
+        domain, slot, start = self.loop_parts(st, scope)
+        if start is not None:
+            domain = f"_rotate(tuple({domain}), {start})"
+        self.emit(lines, ind, f"for {slot} in tuple({domain}):", st.domain.span)
+        self.gen_body(st.body, scope, ind + 1, lines, st.span)
+
+    def loop_parts(self, st: m.ForEach, scope):
+        """(domain code, loop variable slot, start code or None) of a for-each loop."""
+        dcode, dtyp = self.expr(st.domain, scope)
+        if dtyp == T.ZONE:
+            dcode, elem = f"s.z[{dcode}]", T.CARD
+        else:
+            elem = self.elem_type(dtyp, st.domain.span)
+        slot = scope.local(st.var, elem)
+        start = None
+        if st.start is not None:
+            start = self.fn_code(st.start, scope, T.PLAYER)
+            if elem != T.PLAYER:
+                self.error("'starting at' needs a loop over players", st.start.span)
+        return dcode, slot, start
+
+    def gen_result(self, st: m.Result, scope, ind, lines):
+        p = self.fn_code(st.player, scope, T.PLAYER)
+        self.emit(lines, ind, f"s.results[{p}] = {st.kind!r}", st.span)
+
+    def gen_places(self, st: m.Places, scope, ind, lines):
+        dcode, dtyp = self.expr(st.domain, scope)
+        if self.elem_type(dtyp, st.domain.span) != T.PLAYER:
+            self.error("places are given to players", st.domain.span)
+        inner = scope.child()
+        var = inner.bind(st.var, T.PLAYER)
+        key = self.fn_code(st.key, inner, T.NUM)
+        self.emit(lines, ind, f"s.set_places(tuple({dcode}), lambda {var}: ({key}), {st.descending})", st.span)
+
+    def gen_say(self, st: m.Say, scope, ind, lines):
+        self.emit(lines, ind, f"s.say({st.text!r})", st.span)
+
+    # ---- statements that may wait: frame ops
+    def st_if(self, st: m.If, scope):
+        branches = [(self.fn(c, scope, T.BOOL), self.block(b, scope)) for c, b in st.branches]
+        other = self.block(st.otherwise, scope) if st.otherwise is not None else None
+        return ops.if_op(branches, other)
+
+    def st_repeat(self, st: m.Repeat, scope):
+        return ops.repeat_op(self.fn(st.count, scope, T.NUM), self.block(st.body, scope))
+
+    def st_while(self, st: m.While, scope):
+        return ops.while_op(self.fn(st.cond, scope, T.BOOL), self.block(st.body, scope))
+
+    def st_foreach(self, st: m.ForEach, scope):
+        dcode, slot, start = self.loop_parts(st, scope)
+        domain = eval(f"lambda s, e: tuple({dcode})", self.ns)  # noqa: S307
+        start_fn = eval(f"lambda s, e: ({start})", self.ns) if start is not None else None  # noqa: S307
+        return ops.for_op(domain, int(slot[2:-1]), start_fn, self.block(st.body, scope))
+
+    def elem_type(self, dtyp: str, span: Span) -> str:
+        if dtyp == "players":
+            return T.PLAYER
+        elem = T.element(dtyp)
+        if elem is None:
+            self.error(f"expected cards, players or a list here, found {T.describe(dtyp)}", span)
+            return T.ANY
+        return elem
+
+    def st_turn(self, st: m.Turn, scope):
+        player = self.fn(st.player, scope, T.PLAYER)
+        return ops.turn_op(player, self.block(st.body, scope))
+
+    def st_choose(self, st: m.Choose, scope):
+        if self.in_outcome:
+            self.error("the outcome cannot ask for a move", st.span)
+        acts = []
+        for name, span in st.actions:
+            act = self.action_by_name.get(name)
+            if act is None:
+                self.unknown("action", name, span, self.action_by_name)
+                continue
+            self.offered.add(name)
+            acts.append(act)
+        by = self.fn(st.by, scope, T.PLAYER) if st.by is not None else None
+        return ops.choose_op(tuple(acts), by)
+
+    def st_end(self, st: m.End, scope):
+        return ops.end_op(st.what)
