@@ -37,6 +37,9 @@ class Builder(Transformer):
     def option_decl(self, meta, c):
         return m.OptionDecl(span=_tok(c[0]), name=str(c[0]), default=c[1], doc=c[2][1:-1] if c[2] else None)
 
+    def heuristic_decl(self, meta, c):
+        return m.Heuristic(span=_s(meta), value=c[0])
+
     def limit_decl(self, meta, c):
         return m.LimitDecl(span=_s(meta), moves=int(c[0]))
 
@@ -275,6 +278,8 @@ class Builder(Transformer):
     def call(self, meta, c):
         func = c[0]
         args, for_clause, where, by = c[1:-3], c[-3], c[-2], c[-1]
+        if by is not None:
+            by, where = by[0], where if where is not None else by[1]
         return m.Call(
             span=_s(meta), func=str(func), args=tuple(a for a in args if a is not None),
             for_var=for_clause[0] if for_clause else None, for_domain=for_clause[1] if for_clause else None,
@@ -287,7 +292,7 @@ class Builder(Transformer):
         return c[0]
 
     def by_clause(self, meta, c):
-        return c[0]
+        return (c[0], c[1])
 
 
 def build(text: str, filename: str = "<string>") -> m.GameModel:

@@ -106,6 +106,9 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.in_outcome = False
         self.action_bodies()
         triggers = self.triggers()
+        heuristic = None
+        for h in gm.of(m.Heuristic)[:1]:
+            heuristic = self.fn(h.value, Scope(), T.NUM)
         end_when = None
         for ew in gm.of(m.EndWhen):
             end_when = self.fn(ew.cond, Scope(), T.BOOL)
@@ -127,7 +130,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             actions=self.action_list, action_by_name=self.action_by_name, action_count=self.action_ids,
             setup=setup, setup_locals=setup_n, round=rnd if "round" in flows else None, round_locals=round_n,
             outcome=outcome, outcome_locals=outcome_n, end_when=end_when, triggers=triggers,
-            params=self.param_fns)
+            params=self.param_fns, heuristic=heuristic)
 
     # ---- declarations
     def header(self):

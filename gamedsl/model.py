@@ -246,6 +246,11 @@ class LimitDecl(Decl):
 
 
 @node
+class Heuristic(Decl):
+    value: Expr  # how good the state is for `me`; read by the greedy bot
+
+
+@node
 class AttrValue(Decl):
     name: str
     symbol: str | None = None

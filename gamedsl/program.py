@@ -88,6 +88,7 @@ class Program:
     end_when: object  # fn(state) or None
     triggers: dict  # kind -> [Trigger]
     params: dict  # name -> fn
+    heuristic: object = None  # fn(state, env): how good the state is for state.me
 
     def card_count(self) -> int:
         return len(self.card_names)

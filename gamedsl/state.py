@@ -1,6 +1,7 @@
 """A game in progress: flat, cheap to clone, driven by the compiled rules of a Program."""
 from __future__ import annotations
 
+import hashlib
 import random
 
 from . import ops
@@ -395,6 +396,25 @@ class State:
             self.ask(player, actions)
             if self.pending is None and not self.terminal:
                 self.run()
+
+    def evaluate(self, player: int) -> float:
+        """The game's heuristic for one player (its returns once the game is over; 0 without one)."""
+        if self.terminal:
+            return 1000.0 * self.returns()[player]
+        fn = self.prog.heuristic
+        if fn is None:
+            return 0.0
+        prev, self.me = self.me, player
+        try:
+            return float(fn(self, None))
+        finally:
+            self.me = prev
+
+    def digest(self) -> str:
+        """A fingerprint of everything in the state, to check that two runs reached the same place."""
+        text = repr((self.z, self.v, self.round, self.moves, self.results, self.places, self.terminal,
+                     self.pending[:2] if self.pending else None, self.rng.getstate()))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def observation(self, player: int) -> dict:
         """Exactly what one player may see now."""
