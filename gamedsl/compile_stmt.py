@@ -246,6 +246,12 @@ class StatementCompiler:
         self.emit(lines, ind, f"s.say({st.text!r})", st.span)
 
     # ---- statements that may wait: frame ops
+    def st_move(self, st, scope):
+        """A move in a game with move triggers: its own op, so the triggers run right after it."""
+        return self.straight_op([st], scope)
+
+    st_moven = st_deal = st_move
+
     def st_if(self, st: m.If, scope):
         branches = [(self.fn(c, scope, T.BOOL), self.block(b, scope)) for c, b in st.branches]
         other = self.block(st.otherwise, scope) if st.otherwise is not None else None

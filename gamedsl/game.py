@@ -36,13 +36,13 @@ class Game:
 
     # ---- construction
     def new_state(self, players: int | None = None, seed: int = 0, options: dict | None = None,
-                  fixed_random=()) -> State:
+                  fixed_random=(), fixed_shuffles=()) -> State:
         """A new game, run up to the first decision. The same seed and moves give the same game."""
         n = self.min_players if players is None else players
         if not self.min_players <= n <= self.max_players:
             raise GamedslError(f"{self.name} is for {self.players_text()}, not {n}")
         opts = self.check_options(options or {})
-        return State(self, n, seed, opts, fixed_random)
+        return State(self, n, seed, opts, fixed_random, fixed_shuffles)
 
     def players_text(self) -> str:
         if self.min_players == self.max_players:

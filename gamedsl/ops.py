@@ -162,7 +162,17 @@ def restore_me(s, fr):
 
 
 def round_exit(s, fr):
-    s.end_of_round(fr)
+    """The round block finished: run the 'round end' triggers, then decide what comes next."""
+    s.stack.append([(), 0, None, after_round, fr])
+    s.fire("round end")
+
+
+def after_round(s, fr):
+    s.end_of_round(fr[4])
+
+
+def round_start(s, fr):
+    s.fire("round start")
 
 
 def finish_exit(s, fr):

@@ -18,9 +18,9 @@ class State:
 
     __slots__ = ("game", "prog", "np", "z", "loc", "v", "opt", "stack", "me", "turn", "rng", "pending",
                  "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
-                 "fired", "fixed_random")
+                 "fired", "fixed_random", "fixed_shuffles")
 
-    def __init__(self, game, players: int, seed: int, options: dict, fixed_random=()):
+    def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=()):
         prog = game.prog
         self.game, self.prog, self.np = game, prog, players
         self.z = [[] for _ in range(prog.zone_count)]
@@ -39,6 +39,7 @@ class State:
         self.limit_hit = False
         self.fired: list = []
         self.fixed_random = list(fixed_random)
+        self.fixed_shuffles = [list(order) for order in fixed_shuffles]
         self.stack: list = []
         first = prog.zones[0].base if prog.zones else 0
         self.loc = [first] * prog.card_count()
@@ -51,11 +52,10 @@ class State:
         if prog.round is not None:
             self.round = 1
             self.stack.append([prog.round, 0, [None] * prog.round_locals, ops.round_exit, None])
+            self.stack.append([(), 0, None, ops.round_start, None])  # after setup, before the round
         else:
             self.stack.append([(), 0, None, self._finish_exit_setup, None])
         self.stack.append([prog.setup, 0, [None] * prog.setup_locals, None, None])
-        if prog.round is not None:
-            self.fire("round start")
         self.run()
 
     @staticmethod
@@ -272,6 +272,14 @@ class State:
             self.move_top(n, src, base + (start + k) % self.np)
 
     def shuffle(self, zone: int):
+        """Shuffle a zone with the seeded RNG (or into the next fixed order of a scenario)."""
+        if self.fixed_shuffles:
+            order = self.fixed_shuffles.pop(0)
+            if sorted(order) != sorted(self.z[zone]):
+                raise GameRuntimeError(f"the fixed shuffle does not hold the cards of "
+                                       f"'{self.game.zone_instance_name(zone)}'")
+            self.z[zone] = order
+            return
         self.rng.shuffle(self.z[zone])
 
     def gather(self, zone: int):
@@ -342,6 +350,7 @@ class State:
         other.terminal, other.limit_hit = self.terminal, self.limit_hit
         other.fired = []
         other.fixed_random = list(self.fixed_random)
+        other.fixed_shuffles = [list(o) for o in self.fixed_shuffles]
         return other
 
     def zone_cards(self, zone: str, player: int | None = None) -> list[int]:

@@ -1,0 +1,244 @@
+"""The JSON-lines game log: written move by move as a game is played, read back to replay or resume it.
+
+A log is one JSON object per line:
+
+    {"type": "start", "version": 1, "game": PATH, "game_sha256": HEX, "players": N, "seed": S,
+     "options": {...}, "seats": ["human", "greedy", ...]}
+    {"type": "move", "n": 1, "player": 0, "action": 12, "text": "play J♣"}
+    ...
+    {"type": "end", "returns": [...], "results": [...], "moves": M, "digest": HEX}
+
+Every line is flushed and synced to disk as soon as it is written, so a game killed at any
+moment loses at most the line being written; a half-written last line is tolerated on reading.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import attrs
+
+from .errors import GamedslError
+
+VERSION = 1
+
+
+class LogError(GamedslError):
+    """A log file that cannot be read, or that does not agree with its game."""
+
+    def __init__(self, path, line: int | None, message: str):
+        self.path, self.line, self.message = str(path), line, message
+        where = f"{self.path}:{line}" if line else self.path
+        super().__init__(f"{where}: error: {message}")
+
+
+@attrs.define
+class LogData:
+    """A log as read from disk."""
+
+    path: str
+    start: dict
+    start_line: int
+    moves: list  # [(line number, move dict)]
+    end: dict | None = None
+    end_line: int | None = None
+    truncated: bool = False  # the last line was half-written and has been left out
+    needs_rewrite: bool = False  # the file is not exactly the lines above (half line, missing newline)
+
+    def lines(self) -> list[dict]:
+        out = [self.start] + [m for _, m in self.moves]
+        if self.end is not None:
+            out.append(self.end)
+        return out
+
+
+def file_sha256(path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _dump(obj: dict) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))
+
+
+class LogWriter:
+    """Appends lines to a log, each one flushed and synced to disk before the call returns."""
+
+    def __init__(self, path, new: bool):
+        self.path = Path(path)
+        if new:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.file = open(self.path, "x" if new else "a", encoding="utf-8", newline="\n")
+        except FileExistsError:
+            raise GamedslError(f"{self.path} already exists: resume it with `gamedsl play --resume {self.path}`, "
+                               "or choose another file with --log") from None
+        except OSError as exc:
+            raise GamedslError(f"{self.path}: cannot write the log: {exc.strerror}") from None
+
+    def write(self, obj: dict):
+        self.file.write(_dump(obj) + "\n")
+        self.file.flush()
+        os.fsync(self.file.fileno())
+
+    def start(self, game_path: str, sha: str, players: int, seed: int, options: dict, seats: list[str],
+              version: str | None = None):
+        line = {"type": "start", "version": VERSION, "game": game_path, "game_sha256": sha,
+                "players": players, "seed": seed, "options": options, "seats": list(seats)}
+        if version:
+            line["gamedsl"] = version
+        self.write(line)
+
+    def move(self, n: int, player: int, action: int, text: str):
+        self.write({"type": "move", "n": n, "player": player, "action": action, "text": text})
+
+    def end(self, state):
+        self.write(end_line(state))
+
+    def close(self):
+        self.file.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def end_line(state) -> dict:
+    return {"type": "end", "returns": state.returns(), "results": list(state.results),
+            "places": list(state.places), "rounds": state.round_number, "limit_hit": state.limit_hit,
+            "moves": state.moves, "digest": state.digest()}
+
+
+def rewrite(data: LogData):
+    """Rewrite a log file with exactly its valid lines (dropping a half-written last line)."""
+    path = Path(data.path)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+        for obj in data.lines():
+            f.write(_dump(obj) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    data.needs_rewrite = False
+
+
+# ---- reading
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_num(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+_START_FIELDS = {
+    "version": (_is_int, "a number"),
+    "game": (lambda x: isinstance(x, str) and x != "", "the path of the game file"),
+    "game_sha256": (lambda x: isinstance(x, str), "a text"),
+    "players": (lambda x: _is_int(x) and x > 0, "a positive number"),
+    "seed": (_is_int, "a whole number"),
+    "options": (lambda x: isinstance(x, dict) and all(isinstance(v, (bool, int)) for v in x.values()),
+                "an object of option values (numbers or true/false)"),
+    "seats": (lambda x: isinstance(x, list) and all(isinstance(s, str) for s in x), "a list of seat kinds"),
+}
+_MOVE_FIELDS = {
+    "n": (_is_int, "a whole number"),
+    "player": (lambda x: _is_int(x) and x >= 0, "a seat number from 0"),
+    "action": (lambda x: _is_int(x) and x >= 0, "a move number from 0"),
+    "text": (lambda x: isinstance(x, str), "a text"),
+}
+_END_FIELDS = {
+    "returns": (lambda x: isinstance(x, list) and all(_is_num(r) for r in x), "a list of numbers"),
+    "results": (lambda x: isinstance(x, list) and all(r is None or isinstance(r, str) for r in x),
+                "a list of results"),
+    "moves": (lambda x: _is_int(x) and x >= 0, "a whole number"),
+    "digest": (lambda x: isinstance(x, str), "a text"),
+}
+
+
+def _check_fields(path, lineno: int, obj: dict, fields: dict):
+    kind = obj["type"]
+    for name, (ok, what) in fields.items():
+        if name not in obj:
+            raise LogError(path, lineno, f"the {kind} line has no '{name}'")
+        if not ok(obj[name]):
+            raise LogError(path, lineno, f"'{name}' of the {kind} line should be {what}, not {json.dumps(obj[name])}")
+
+
+def read_log(path) -> LogData:
+    """Read and check the shape of a log (not its moves: see the replay). Raises LogError."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise LogError(path, None, f"cannot read the log: {exc.strerror}") from None
+    lines = raw.split(b"\n")
+    # After the last newline comes either nothing (a complete file) or an unfinished line.
+    unfinished = lines.pop()
+    moves: list = []
+    end = end_line_no = None
+    start = start_line = None
+    truncated = needs_rewrite = False
+    entries = [(i + 1, line, True) for i, line in enumerate(lines)]
+    if unfinished.strip():
+        entries.append((len(lines) + 1, unfinished, False))
+    for lineno, line, complete in entries:
+        if not line.strip():
+            continue
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError:
+            if not complete:
+                truncated = needs_rewrite = True  # cut in the middle of a character
+                break
+            raise LogError(path, lineno, "this line is not UTF-8 text") from None
+        try:
+            obj = json.loads(line)
+        except ValueError as exc:
+            if not complete:
+                truncated = needs_rewrite = True  # a half-written last line: a game killed while writing it
+                break
+            msg = getattr(exc, "msg", str(exc))
+            raise LogError(path, lineno, f"this line is not valid JSON ({msg})") from None
+        if not complete:
+            needs_rewrite = True  # complete JSON but no newline after it
+        if not isinstance(obj, dict):
+            raise LogError(path, lineno, "each line of a log should be a JSON object")
+        kind = obj.get("type")
+        if kind is None:
+            raise LogError(path, lineno, "the line has no 'type'")
+        if end is not None:
+            raise LogError(path, lineno, f"a {kind} line after the end line")
+        if kind == "start":
+            if start is not None:
+                raise LogError(path, lineno, "a second start line")
+            _check_fields(path, lineno, obj, _START_FIELDS)
+            if obj["version"] != VERSION:
+                raise LogError(path, lineno, f"log version {obj['version']} is not supported "
+                                             f"(this gamedsl reads version {VERSION})")
+            start, start_line = obj, lineno
+        elif start is None:
+            raise LogError(path, lineno, "the first line of a log should be its start line "
+                                         '({"type": "start", ...})')
+        elif kind == "move":
+            _check_fields(path, lineno, obj, _MOVE_FIELDS)
+            want = len(moves) + 1
+            if obj["n"] != want:
+                raise LogError(path, lineno, f"move number {obj['n']}, expected {want}")
+            if obj["player"] >= start["players"]:
+                raise LogError(path, lineno, f"player {obj['player']} in a game of {start['players']} players")
+            moves.append((lineno, obj))
+        elif kind == "end":
+            _check_fields(path, lineno, obj, _END_FIELDS)
+            end, end_line_no = obj, lineno
+        else:
+            raise LogError(path, lineno, f"unknown line type {json.dumps(kind)} (expected start, move or end)")
+    if start is None:
+        raise LogError(path, None, "the log is empty: it has no start line")
+    if len(start["seats"]) != start["players"]:
+        raise LogError(path, start_line, f"{len(start['seats'])} seats for {start['players']} players")
+    return LogData(str(path), start, start_line, moves, end, end_line_no, truncated, needs_rewrite)

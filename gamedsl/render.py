@@ -1,0 +1,171 @@
+"""Drawing what one player sees (an observation dict) on a console, with rich.
+
+Nothing here reads a game's state directly: a player's view is drawn only from
+`state.observation(player)`, so it cannot show what that player may not see.
+"""
+from __future__ import annotations
+
+from rich.columns import Columns
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+RED_SYMBOLS = "♥♦♡♢"
+BLACK_SYMBOLS = "♣♠♧♤"
+
+
+def card_text(text: str, base_style: str = "") -> Text:
+    """A text with every word holding a red suit symbol coloured red (the others in the default colour)."""
+    out = Text(style=base_style)
+    for i, word in enumerate(str(text).split(" ")):
+        if i:
+            out.append(" ")
+        if any(s in word for s in RED_SYMBOLS):
+            out.append(word, style="bold red")
+        elif any(s in word for s in BLACK_SYMBOLS):
+            out.append(word, style="bold")
+        else:
+            out.append(word)
+    return out
+
+
+def cards_text(cards: list) -> Text:
+    if not cards:
+        return Text("—", style="dim")
+    return Text(" ").join(card_text(c) for c in cards)
+
+
+def zone_text(view) -> Text:
+    """One zone as a player sees it: its cards, or how many there are (and the top one)."""
+    if isinstance(view, list):
+        return cards_text(view)
+    if isinstance(view, dict):
+        n = view.get("count", 0)
+        count = Text(f"{n} card" + ("" if n == 1 else "s"), style="dim")
+        if view.get("top") is not None:
+            return Text.assemble("top ", card_text(view["top"]), " (", count, ")")
+        return count
+    return Text(str(view))
+
+
+def value_text(value) -> Text:
+    if value is None:
+        return Text("—", style="dim")
+    if isinstance(value, bool):
+        return Text("yes" if value else "no")
+    return card_text(str(value))
+
+
+def _per_player(value, players) -> bool:
+    return isinstance(value, dict) and players and set(value) == set(players)
+
+
+def view_renderable(obs: dict, log_lines: int = 6):
+    """The whole view: header, shared zones and values, a table of players, the last log lines."""
+    players = _players_of(obs)
+    me = obs.get("player")
+    to_move = obs.get("to_move")
+    parts = []
+    head = Text.assemble((str(obs.get("game", "")), "bold"), f"  round {obs.get('round')}, move {obs.get('move')}")
+    if to_move:
+        head.append(f"  ·  {to_move} to move" if to_move != me else "  ·  your move", style="bold cyan")
+    elif "results" in obs:
+        head.append("  ·  game over", style="bold")
+    parts.append(head)
+
+    zones, variables = obs.get("zones", {}), obs.get("vars", {})
+    shared = [(name, zone_text(v)) for name, v in zones.items() if not _per_player(v, players)]
+    shared += [(name, value_text(v)) for name, v in variables.items() if not _per_player(v, players)]
+    if shared:
+        line = Text()
+        for i, (name, text) in enumerate(shared):
+            if i:
+                line.append("   ")
+            line.append(f"{name}: ", style="cyan")
+            line.append_text(text)
+        parts.append(line)
+
+    per_zone = [name for name, v in zones.items() if _per_player(v, players)]
+    per_var = [name for name, v in variables.items() if _per_player(v, players)]
+    if players and (per_zone or per_var):
+        table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
+        table.add_column("", no_wrap=True)
+        for name in per_zone:
+            table.add_column(name, header_style="bold cyan")
+        for name in per_var:
+            table.add_column(name, justify="right", header_style="bold magenta")
+        for p in players:
+            label = Text(("▶ " if p == to_move else "  ") + p, style="bold" if p == me else "")
+            if p == me:
+                label.append(" (you)", style="dim")
+            cells = [zone_text(zones[z][p]) for z in per_zone] + [value_text(variables[v][p]) for v in per_var]
+            table.add_row(label, *cells)
+        parts.append(table)
+
+    lines = obs.get("log") or []
+    if lines and log_lines:
+        parts.append(Text("Last events:", style="dim"))
+        for line in lines[-log_lines:]:
+            parts.append(Text.assemble("  ", card_text(line, "italic")))
+    return Group(*parts)
+
+
+def _players_of(obs: dict) -> list[str]:
+    """The players' names, in seat order, as the observation lists them."""
+    for v in list(obs.get("zones", {}).values()) + list(obs.get("vars", {}).values()):
+        if isinstance(v, dict) and v and all(isinstance(k, str) and k[:1] == "P" and k[1:].isdigit() for k in v):
+            return list(v)
+    for key in ("results", "places"):
+        if isinstance(obs.get(key), dict):
+            return list(obs[key])
+    return []
+
+
+def moves_renderable(moves: list[str]):
+    """The legal moves, numbered from 1."""
+    items = [Text.assemble((f"{i:>2}. ", "bold yellow"), card_text(m)) for i, m in enumerate(moves, 1)]
+    if len(items) <= 4:
+        return Group(*items)
+    return Columns(items, padding=(0, 3), equal=True, column_first=True)
+
+
+def draw_view(console: Console, obs: dict, moves: list[str] | None = None):
+    """Draw a player's view and, if given, the numbered list of their moves."""
+    console.print()
+    console.rule(Text(f"{obs.get('player')}", style="bold"), align="left")
+    console.print(view_renderable(obs))
+    if moves:
+        console.print(Text("Your moves:", style="bold"))
+        console.print(moves_renderable(moves))
+
+
+def move_line(player: str, text: str, you: bool = False) -> Text:
+    """One move as a line of the running commentary: 'P2 plays: play J♣'."""
+    who = Text(player, style="bold")
+    if you:
+        who.append(" (you)", style="dim")
+    return Text.assemble(who, " plays: ", card_text(text))
+
+
+def results_table(players: list[str], seats: list[str], state_info: dict) -> Table:
+    """The end of a game: one row per player with place, result, return and their final values.
+
+    state_info has 'places', 'results', 'returns' (lists in seat order) and 'vars' (the final
+    observation's variables).
+    """
+    table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
+    for name, justify in (("player", "left"), ("seat", "left"), ("place", "right"), ("result", "left"),
+                          ("return", "right")):
+        table.add_column(name, justify=justify, header_style="bold")
+    per_var = [name for name, v in state_info.get("vars", {}).items() if _per_player(v, players)]
+    for name in per_var:
+        table.add_column(name, justify="right", header_style="bold magenta")
+    for k, p in enumerate(players):
+        place = state_info["places"][k]
+        result = state_info["results"][k]
+        style = {"win": "bold green", "lose": "red"}.get(result, "")
+        ret = state_info["returns"][k]
+        table.add_row(p, seats[k], "—" if place is None else str(place), Text(result or "draw", style=style),
+                      f"{ret:+g}" if ret else "0",
+                      *[value_text(state_info["vars"][v][p]) for v in per_var])
+    return table

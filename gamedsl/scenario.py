@@ -1,0 +1,399 @@
+"""Rule scenarios: YAML files with a fixed deal, moves and expectations, checked against a game.
+
+Every value is read from the YAML node tree, so each failure names the line it comes from.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import attrs
+import yaml
+
+from . import types as T
+from .errors import GamedslError, IllegalAction, did_you_mean
+
+TOP_KEYS = {"name", "players", "seed", "options", "random", "shuffles", "deal", "vars", "moves", "expect"}
+MOVE_KEYS = {"illegal", "reason", "expect", "auto", "set", "say"}
+EXPECT_KEYS = {"vars", "zones", "count", "top", "to_move", "legal", "legal_includes", "legal_excludes",
+               "results", "places", "returns", "over", "round", "said"}
+
+
+@attrs.frozen
+class Failure:
+    path: str
+    line: int
+    message: str
+
+    def format(self) -> str:
+        return f"{self.path}:{self.line}: error: {self.message}"
+
+
+class ScenarioError(Exception):
+    """A problem at one line of a scenario; the runner turns it into a Failure."""
+
+    def __init__(self, node, message: str):
+        super().__init__(message)
+        self.line = line_of(node)
+
+
+def line_of(node) -> int:
+    return node.start_mark.line + 1 if node is not None else 0
+
+
+def scalar(node, what: str = "a value") -> str:
+    if not isinstance(node, yaml.ScalarNode):
+        raise ScenarioError(node, f"expected {what}, found a {'list' if isinstance(node, yaml.SequenceNode) else 'mapping'}")
+    return node.value
+
+
+def integer(node, what: str = "a number") -> int:
+    text = scalar(node, what)
+    try:
+        return int(text)
+    except ValueError:
+        raise ScenarioError(node, f"expected {what}, found '{text}'") from None
+
+
+def mapping(node, what: str = "a mapping") -> list[tuple[yaml.Node, yaml.Node]]:
+    if not isinstance(node, yaml.MappingNode):
+        raise ScenarioError(node, f"expected {what} (key: value lines)")
+    return node.value
+
+
+def sequence(node, what: str = "a list") -> list:
+    if not isinstance(node, yaml.SequenceNode):
+        raise ScenarioError(node, f"expected {what}")
+    return node.value
+
+
+def check_keys(node, allowed: set, where: str):
+    for key, _ in mapping(node):
+        name = scalar(key, "a key")
+        if name not in allowed:
+            hint = did_you_mean(name, allowed)
+            raise ScenarioError(key, f"unknown key '{name}' in {where}" + (f"; {hint}" if hint else
+                                                                          f" (known: {', '.join(sorted(allowed))})"))
+
+
+class Runner:
+    """Runs one scenario against a game and collects its failures."""
+
+    def __init__(self, game, path: str):
+        self.game = game
+        self.path = path
+        self.failures: list[Failure] = []
+        self.checks = 0
+
+    # ---- reading names in the scenario
+    def player(self, node) -> int:
+        text = scalar(node, "a player like P1")
+        if text.upper().startswith("P") and text[1:].isdigit():
+            p = int(text[1:]) - 1
+            if 0 <= p < self.state.np:
+                return p
+        raise ScenarioError(node, f"'{text}' is not a player of this {self.state.np}-player game (P1..P{self.state.np})")
+
+    def card(self, node) -> int:
+        text = scalar(node, "a card")
+        try:
+            return self.game.parse_card(text)
+        except KeyError:
+            raise ScenarioError(node, f"no card called '{text}' in this game") from None
+
+    def cards(self, node) -> list[int]:
+        if isinstance(node, yaml.ScalarNode):
+            items = node.value.split()
+            try:
+                return [self.game.parse_card(x) for x in items]
+            except KeyError as exc:
+                raise ScenarioError(node, exc.args[0]) from None
+        return [self.card(x) for x in sequence(node, "a list of cards")]
+
+    def zone(self, node) -> int:
+        """A zone instance from 'deck' or 'hand P2'."""
+        parts = scalar(node, "a zone").split()
+        name = parts[0] if parts else ""
+        if name not in self.game.prog.zone_by_name:
+            hint = did_you_mean(name, self.game.prog.zone_by_name)
+            raise ScenarioError(node, f"unknown zone '{name}'" + (f"; {hint}" if hint else ""))
+        z = self.game.prog.zone_by_name[name]
+        if z.per_player:
+            if len(parts) != 2:
+                raise ScenarioError(node, f"zone '{name}' belongs to each player: write '{name} P1'")
+            return z.base + self.player(yaml.ScalarNode("tag:yaml.org,2002:str", parts[1],
+                                                        node.start_mark, node.end_mark))
+        if len(parts) != 1:
+            raise ScenarioError(node, f"zone '{name}' is shared: write just '{name}'")
+        return z.base
+
+    def random_value(self, node):
+        text = scalar(node, "a random result")
+        if text.upper().startswith("P") and text[1:].isdigit():
+            return int(text[1:]) - 1
+        if text.lstrip("-").isdigit():
+            return int(text)
+        return self.card(node)
+
+    def display(self, typ: str, value):
+        return self.game._value(typ, value)
+
+    # ---- running
+    def run(self, root):
+        check_keys(root, TOP_KEYS, "a scenario")
+        top = {scalar(k): v for k, v in mapping(root)}
+        players = integer(top["players"], "a player count") if "players" in top else self.game.min_players
+        seed = integer(top["seed"], "a seed") if "seed" in top else 0
+        options = {}
+        for k, v in mapping(top["options"]) if "options" in top else []:
+            options[scalar(k)] = scalar(v)
+        fixed = [self.random_value(n) for n in sequence(top["random"])] if "random" in top else []
+        shuffles = [self.cards(n) for n in sequence(top["shuffles"])] if "shuffles" in top else []
+        try:
+            self.state = self.game.new_state(players, seed, options, fixed, shuffles)
+        except GamedslError as exc:
+            raise ScenarioError(top.get("options") or top.get("random") or top.get("shuffles") or root,
+                                str(exc)) from None
+        self.setup(top.get("deal"), top.get("vars"))
+        for item in sequence(top["moves"], "a list of moves") if "moves" in top else []:
+            self.step(item)
+        if "expect" in top:
+            self.expect(top["expect"])
+
+    def setup(self, deal, variables):
+        if deal is not None:
+            zones = {}
+            for k, v in mapping(deal, "zones and their cards"):
+                zones[self.zone(k)] = self.cards(v)
+            try:
+                self.state.rig(zones)
+            except ValueError as exc:
+                raise ScenarioError(deal, str(exc)) from None
+        if variables is not None:
+            for k, v in mapping(variables, "variables and their values"):
+                self.set_var(k, v)
+        if deal is not None or variables is not None:
+            self.state.refresh()
+
+    def set_var(self, key, node):
+        name = scalar(key)
+        var = self.game.prog.var_by_name.get(name)
+        if var is None:
+            hint = did_you_mean(name, self.game.prog.var_by_name)
+            raise ScenarioError(key, f"unknown variable '{name}'" + (f"; {hint}" if hint else ""))
+        if var.per_player:
+            for pk, pv in mapping(node, f"a value per player for '{name}'"):
+                self.state.v[var.base + self.player(pk)] = self.value(var.type, pv)
+        else:
+            self.state.v[var.base] = self.value(var.type, node)
+
+    def value(self, typ: str, node):
+        if typ == T.PLAYER:
+            return self.player(node)
+        if typ == T.CARD:
+            return self.card(node)
+        if typ == T.BOOL:
+            return scalar(node).lower() in ("true", "yes")
+        return integer(node)
+
+    def step(self, item):
+        if isinstance(item, yaml.ScalarNode):
+            self.play(item, None)
+            return
+        pairs = mapping(item, "a move")
+        keys = [scalar(k) for k, _ in pairs]
+        if len(pairs) == 1 and keys[0].upper().startswith("P") and keys[0][1:].isdigit():
+            self.play(pairs[0][1], self.player(pairs[0][0]))
+            return
+        check_keys(item, MOVE_KEYS, "a move")
+        d = dict(zip(keys, (v for _, v in pairs)))
+        if "illegal" in d:
+            self.illegal(d["illegal"], d.get("reason"))
+        if "auto" in d:
+            self.auto(d["auto"])
+        if "set" in d:
+            check_keys(d["set"], {"deal", "vars"}, "'set'")
+            s = {scalar(k): v for k, v in mapping(d["set"])}
+            self.setup(s.get("deal"), s.get("vars"))
+        if "expect" in d:
+            self.expect(d["expect"])
+
+    def play(self, node, player):
+        text = scalar(node, "a move")
+        state = self.state
+        if state.is_terminal():
+            raise ScenarioError(node, f"cannot play '{text}': the game is over")
+        if player is not None and state.current_player() != player:
+            raise ScenarioError(node, f"expected {self.game.player_name(player)} to move, but it is "
+                                      f"{self.game.player_name(state.current_player())}'s move")
+        try:
+            action = self.game.string_to_action(state, text)
+            state.apply_action(action)
+        except IllegalAction as exc:
+            raise ScenarioError(node, f"'{text}' was refused: {exc}") from None
+        except GamedslError as exc:
+            raise ScenarioError(node, str(exc)) from None
+
+    def illegal(self, node, reason):
+        text = scalar(node, "a move")
+        self.checks += 1
+        before = self.state.digest()
+        try:
+            action = self.game.string_to_action(self.state, text)
+        except IllegalAction as exc:
+            if reason is not None and scalar(reason).casefold() not in str(exc).casefold():
+                self.fail(reason, f"'{text}' was refused, but the reason '{exc}' does not mention "
+                                  f"'{scalar(reason)}'")
+            if self.state.digest() != before:
+                self.fail(node, "refusing the move changed the state")
+            return
+        self.fail(node, f"'{text}' was accepted as '{self.state.action_to_string(action)}', "
+                        "but the scenario expects it to be illegal")
+
+    def auto(self, node):
+        """Play the lowest-numbered legal move: 'auto: 5' moves, 'auto: round' or 'auto: end'."""
+        text = scalar(node, "a number of moves, 'round' or 'end'")
+        state = self.state
+        if text == "round":
+            start = state.round_number
+            while not state.is_terminal() and state.round_number == start:
+                state.apply_action(min(state.legal_actions()))
+        elif text == "end":
+            while not state.is_terminal():
+                state.apply_action(min(state.legal_actions()))
+        else:
+            for _ in range(integer(node, "a number of moves, 'round' or 'end'")):
+                if state.is_terminal():
+                    raise ScenarioError(node, "the game ended before all the automatic moves were made")
+                state.apply_action(min(state.legal_actions()))
+
+    def fail(self, node, message: str):
+        self.failures.append(Failure(self.path, line_of(node), message))
+
+    # ---- expectations
+    def expect(self, node):
+        check_keys(node, EXPECT_KEYS, "'expect'")
+        for key, value in mapping(node):
+            getattr(self, "expect_" + scalar(key))(value)
+
+    def equal(self, node, got, want, what: str):
+        self.checks += 1
+        if got != want:
+            self.fail(node, f"{what}: expected {want}, got {got}")
+
+    def expect_vars(self, node):
+        for k, v in mapping(node):
+            name = scalar(k)
+            var = self.game.prog.var_by_name.get(name)
+            if var is None:
+                raise ScenarioError(k, f"unknown variable '{name}'")
+            if var.per_player:
+                for pk, pv in mapping(v, f"a value per player for '{name}'"):
+                    p = self.player(pk)
+                    got = self.display(var.type, self.state.v[var.base + p])
+                    self.equal(pv, got, self.display(var.type, self.value(var.type, pv)),
+                               f"{name} of {self.game.player_name(p)}")
+            else:
+                got = self.display(var.type, self.state.v[var.base])
+                self.equal(v, got, self.display(var.type, self.value(var.type, v)), name)
+
+    def expect_zones(self, node):
+        for k, v in mapping(node):
+            zone = self.zone(k)
+            got = sorted(self.game.card_name(c) for c in self.state.z[zone])
+            want = sorted(self.game.card_name(c) for c in self.cards(v))
+            self.equal(v, " ".join(got), " ".join(want), f"cards in {scalar(k)}")
+
+    def expect_count(self, node):
+        for k, v in mapping(node):
+            self.equal(v, len(self.state.z[self.zone(k)]), integer(v), f"number of cards in {scalar(k)}")
+
+    def expect_top(self, node):
+        for k, v in mapping(node):
+            cards = self.state.z[self.zone(k)]
+            got = self.game.card_name(cards[-1]) if cards else "nothing"
+            self.equal(v, got, self.game.card_name(self.card(v)), f"top card of {scalar(k)}")
+
+    def expect_to_move(self, node):
+        p = self.state.current_player()
+        got = self.game.player_name(p) if p >= 0 else "nobody"
+        want = scalar(node)
+        self.equal(node, got, want if want == "nobody" else self.game.player_name(self.player(node)), "to move")
+
+    def legal_strings(self) -> list[str]:
+        return sorted({self.state.action_to_string(a) for a in self.state.legal_actions()})
+
+    def expect_legal(self, node):
+        want = sorted({scalar(x) for x in sequence(node, "a list of moves")})
+        self.equal(node, self.legal_strings(), want, "legal moves")
+
+    def expect_legal_includes(self, node):
+        legal = self.legal_strings()
+        for x in sequence(node, "a list of moves"):
+            self.checks += 1
+            if scalar(x) not in legal:
+                self.fail(x, f"'{scalar(x)}' is not a legal move; the legal moves are: {', '.join(legal)}")
+
+    def expect_legal_excludes(self, node):
+        legal = self.legal_strings()
+        for x in sequence(node, "a list of moves"):
+            self.checks += 1
+            if scalar(x) in legal:
+                self.fail(x, f"'{scalar(x)}' is a legal move, but the scenario expects it not to be")
+
+    def expect_results(self, node):
+        for k, v in mapping(node):
+            p = self.player(k)
+            got = self.state.results[p] or "none"
+            self.equal(v, got, scalar(v), f"result of {self.game.player_name(p)}")
+
+    def expect_places(self, node):
+        for k, v in mapping(node):
+            p = self.player(k)
+            self.equal(v, self.state.places[p], integer(v), f"place of {self.game.player_name(p)}")
+
+    def expect_returns(self, node):
+        want = [float(scalar(x)) for x in sequence(node, "a list of numbers")]
+        self.equal(node, self.state.returns(), want, "returns")
+
+    def expect_over(self, node):
+        want = scalar(node).lower() in ("true", "yes")
+        self.equal(node, self.state.is_terminal(), want, "game over")
+
+    def expect_round(self, node):
+        self.equal(node, self.state.round_number, integer(node), "round")
+
+    def expect_said(self, node):
+        text = scalar(node)
+        self.checks += 1
+        if not any(text in said for _, _, said in self.state.log):
+            self.fail(node, f"nobody said anything containing '{text}'")
+
+
+def run_scenario_file(game, path) -> list[Failure]:
+    """Run one scenario file; returns its failures (empty when every expectation holds)."""
+    failures, _ = run_scenario(game, path)
+    return failures
+
+
+def run_scenario(game, path) -> tuple[list[Failure], int]:
+    """Run one scenario file; returns (failures, number of checks made)."""
+    path = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return [Failure(path, 0, f"cannot read the scenario: {exc}")], 0
+    try:
+        root = yaml.compose(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        return [Failure(path, mark.line + 1 if mark else 0, f"not valid YAML: {getattr(exc, 'problem', exc)}")], 0
+    if root is None:
+        return [Failure(path, 1, "the scenario is empty")], 0
+    runner = Runner(game, path)
+    try:
+        runner.run(root)
+    except ScenarioError as exc:
+        runner.failures.append(Failure(path, exc.line, str(exc)))
+    except GamedslError as exc:
+        runner.failures.append(Failure(path, 0, str(exc)))
+    return runner.failures, runner.checks
