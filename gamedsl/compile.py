@@ -64,6 +64,16 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.offered: set[str] = set()
         self.cards_where_card: str | None = None
         self.in_outcome = False
+        # Every symbol table exists from the start, so no lookup depends on declaration order.
+        self.attr_list, self.attr_index, self.values = [], {}, {}
+        self.value_names: set[str] = set()
+        self.zone_list, self.zone_by_name = [], {}
+        self.var_list, self.var_by_name = [], {}
+        self.param_info, self.param_fns = {}, {}
+        self.def_info, self.def_types, self.compiling_defs = {}, {}, set()
+        self.action_list, self.action_by_name = [], {}
+        self.option_index, self.options = {}, {}
+        self.ncards = 0
 
     # ---- diagnostics
     def error(self, message: str, span: Span, hint: str | None = None):
@@ -93,6 +103,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.variables()
         self.params_and_modifiers()
         self.defs()
+        self.var_initializers()
         self.action_headers()
         flows = {b.kind: b for b in gm.of(m.FlowBlock)}
         for kind in ("setup", "round", "outcome"):
@@ -337,12 +348,14 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             self.var_by_name[v.name] = var
             base += MAX_SEATS if v.per_player else 1
         self.var_count = base
+
+    def var_initializers(self):
         for v, decl in zip(self.var_list, [d for d in self.gm.of(m.VarDecl) if d.name in self.var_by_name]):
             if decl.init is None:
                 v.init = (lambda s: -1) if v.type == T.CARD else (lambda s: 0)
                 continue
             scope = Scope()
-            code, typ = self.expr(decl.init, scope)
+            code, typ = self.expr(decl.init, scope, v.type)
             if v.type != T.NUM or decl.type is not None:
                 self.want(typ, v.type, decl.init.span)
             elif typ not in (T.NUM, T.ANY):

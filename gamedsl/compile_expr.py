@@ -86,6 +86,9 @@ class ExpressionCompiler:
         if name in self.values:
             self.value_of(name, e.span)
             return _NOPE
+        if hint == T.ZONE:
+            self.unknown("zone", name, e.span, self.zone_by_name)
+            return _NOPE
         candidates = list(self.known) + ["me", "players"] + list(self.values) + self.visible_names(scope)
         self.unknown("name", name, e.span, candidates)
         return _NOPE
@@ -140,9 +143,20 @@ class ExpressionCompiler:
         self.want(typ, T.NUM, e.operand.span)
         return f"(-{code})", T.NUM
 
+    def bare_value(self, e: m.Expr, scope) -> bool:
+        """Whether an expression is a value name that several attributes share (its attribute unknown)."""
+        if isinstance(e, m.Number):
+            return str(e.value) in self.values
+        return isinstance(e, m.Name) and len(self.values.get(e.name, ())) > 1 and scope.lookup(e.name) is None \
+            and e.name not in self.known and e.name not in ("me", "players")
+
     def ex_compare(self, e: m.Compare, scope, hint):
-        lc, lt = self.expr(e.left, scope)
-        rc, rt = self.expr(e.right, scope, lt)
+        if self.bare_value(e.left, scope) and not self.bare_value(e.right, scope):
+            rc, rt = self.expr(e.right, scope)  # the right side tells which attribute 'red' belongs to
+            lc, lt = self.expr(e.left, scope, rt)
+        else:
+            lc, lt = self.expr(e.left, scope)
+            rc, rt = self.expr(e.right, scope, lt)
         if T.is_value(rt) and lt != rt and isinstance(e.left, (m.Number, m.Name)):
             lc, lt = self.expr(e.left, scope, rt)
         if lt != rt and T.ANY not in (lt, rt):

@@ -145,7 +145,7 @@ class StatementCompiler:
         self.emit(lines, ind, f"{slot} = ({code})", st.span)
 
     def zone_expr(self, e: m.Expr, scope) -> str:
-        code, typ = self.expr(e, scope)
+        code, typ = self.expr(e, scope, T.ZONE)
         self.want(typ, T.ZONE, e.span)
         return code
 

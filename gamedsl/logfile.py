@@ -242,3 +242,74 @@ def read_log(path) -> LogData:
     if len(start["seats"]) != start["players"]:
         raise LogError(path, start_line, f"{len(start['seats'])} seats for {start['players']} players")
     return LogData(str(path), start, start_line, moves, end, end_line_no, truncated, needs_rewrite)
+
+
+# ---- replaying
+
+def game_path(data: LogData) -> Path:
+    """The game file a log names: as written in it, or else relative to the log's own folder."""
+    given = Path(data.start["game"])
+    if given.exists() or given.is_absolute():
+        return given
+    beside = Path(data.path).parent / given
+    return beside if beside.exists() else given
+
+
+def new_state(game, data: LogData):
+    """The game's state at the start of a log."""
+    s = data.start
+    try:
+        return game.new_state(players=s["players"], seed=s["seed"], options=s["options"])
+    except GamedslError as exc:
+        raise LogError(data.path, data.start_line, str(exc)) from None
+
+
+def replay_moves(game, data: LogData, before_move=None):
+    """Re-play every move of a log, checking each one; returns the state after the last one.
+
+    before_move(state, move) is called before each move is applied. Raises LogError at the first
+    move that is not the game's (wrong player, unknown or illegal move, text that does not match).
+    """
+    state = new_state(game, data)
+    for lineno, m in data.moves:
+        n, a, logged = m["n"], m["action"], m["text"]
+        if state.is_terminal():
+            raise LogError(data.path, lineno, f"move {n} ('{logged}') comes after the end of the game")
+        p = state.current_player()
+        if m["player"] != p:
+            raise LogError(data.path, lineno, f"move {n} ('{logged}') is by {game.player_name(m['player'])}, "
+                                              f"but {game.player_name(p)} is to move")
+        if a >= game.num_distinct_actions():
+            raise LogError(data.path, lineno, f"move {n}: this game has no move number {a} ('{logged}')")
+        text = game.action_to_string(a)
+        if text != logged:
+            raise LogError(data.path, lineno, f"move {n}: move number {a} is '{text}' in this game, "
+                                              f"but the log says '{logged}'")
+        if a not in state.legal_actions():
+            raise LogError(data.path, lineno, f"move {n} by {game.player_name(p)} is illegal: {state.explain(a)}")
+        if before_move is not None:
+            before_move(state, m)
+        try:
+            state.apply_action(a)
+        except GamedslError as exc:
+            raise LogError(data.path, lineno, f"move {n} ('{text}'): {exc}") from None
+    return state
+
+
+def end_mismatch(data: LogData, state) -> str | None:
+    """How the end line of a log disagrees with the replayed state, or None if it agrees."""
+    end = data.end
+    game = state.game
+    if end["moves"] != len(data.moves):
+        return f"the end line counts {end['moves']} moves, but the log has {len(data.moves)}"
+    if not state.is_terminal():
+        return (f"the log says the game ended after {len(data.moves)} moves, but it goes on: "
+                f"{game.player_name(state.current_player())} is to move")
+    if end["digest"] != state.digest():
+        return (f"the final state differs from the one logged (digest {state.digest()}, "
+                f"the log says {end['digest']})")
+    if list(end["results"]) != list(state.results):
+        return f"the results are {state.results}, but the log says {end['results']}"
+    if [float(r) for r in end["returns"]] != state.returns():
+        return f"the returns are {state.returns()}, but the log says {end['returns']}"
+    return None

@@ -60,11 +60,16 @@ def describe_expected(expected) -> str:
         else:
             words.append(name.lower())
     words = sorted(set(words), key=lambda w: (not w.startswith(("a ", "an ")), w))
-    if len(words) > 8:
-        words = words[:8] + ["..."]
-    if len(words) == 1:
-        return words[0]
-    return "one of " + ", ".join(words)
+    described = [w for w in words if w.startswith(("a ", "an "))]
+    quoted = [w for w in words if not w.startswith(("a ", "an "))]
+    if len(quoted) > 8:
+        quoted = quoted[:8] + ["..."]
+    if not quoted:
+        return " or ".join(described)
+    if len(quoted) == 1 and not described:
+        return quoted[0]
+    listed = ("one of " if len(quoted) > 1 else "") + ", ".join(quoted)
+    return ", or ".join(described + [listed]) if described else listed
 
 
 def _diagnostic(err: UnexpectedInput) -> Diagnostic:
@@ -84,6 +89,10 @@ def _diagnostic(err: UnexpectedInput) -> Diagnostic:
         hint = None
         if tok.type == "NAME" and tok.value in _KEYWORD_HINTS:
             hint = _KEYWORD_HINTS[tok.value]
+        elif {"SET", "ADD_SET"} <= set(err.expected):
+            hint = "a statement that starts with a name assigns to it, as in 'x = 1': is a word too many just before?"
+        if tok.type == "$END" and "RBRACE" in err.expected:
+            return Diagnostic("the file ends inside a block: a '}' is missing", span)
         return Diagnostic(f"expected {expected}, found {got}", span, hint)
     if isinstance(err, UnexpectedEOF):
         return Diagnostic(f"unexpected end of the file: expected {describe_expected(err.expected)}", Span(err.line or 1, err.column or 1))
@@ -96,27 +105,68 @@ _KEYWORD_HINTS = {
 }
 
 
+def _is_decl_start(line: str) -> bool:
+    return bool(line) and not line[0].isspace() and line[0] not in "#}"
+
+
+def _blank_declaration(lines: list[str], line: int) -> bool:
+    """Blank the top-level declaration around a line (keeping line numbers); False if nothing changed."""
+    first = min(line, len(lines))
+    while first > 1 and not _is_decl_start(lines[first - 1]):
+        first -= 1
+    last = first + 1
+    while last <= len(lines) and not _is_decl_start(lines[last - 1]):
+        last += 1
+    changed = any(lines[i].strip() for i in range(first - 1, last - 1))
+    for i in range(first - 1, last - 1):
+        lines[i] = ""
+    return changed
+
+
+def _at_previous_line(d: Diagnostic, err, lines: list[str]) -> Diagnostic:
+    """An error found at the first word of a declaration belongs to the line before it."""
+    tok = getattr(err, "token", None)
+    if tok is None or tok.type == "$END" or d.span.column != 1 or d.span.line < 2:
+        if tok is not None and tok.type == "$END":
+            return _at_end(d, lines)
+        return d
+    if not _is_decl_start(lines[d.span.line - 1]):
+        return d
+    prev = d.span.line - 1
+    while prev > 1 and not lines[prev - 1].strip():
+        prev -= 1
+    col = len(lines[prev - 1].rstrip()) + 1
+    message = d.message.replace(", found ", " before ")
+    return Diagnostic(message, Span(prev, col, prev, col + 1), d.hint)
+
+
+def _at_end(d: Diagnostic, lines: list[str]) -> Diagnostic:
+    """An unexpected end of file is shown just after the last word."""
+    last = len(lines)
+    while last > 1 and not lines[last - 1].strip():
+        last -= 1
+    col = len(lines[last - 1].rstrip()) + 1
+    return Diagnostic(d.message, Span(last, col, last, col + 1), d.hint)
+
+
 def parse(text: str, filename: str = "<string>") -> lark.Tree:
-    """Parse a .game source into a Lark tree, or raise SourceError with every syntax error found."""
+    """Parse a .game source into a Lark tree, or raise SourceError with every syntax error found.
+
+    After an error, the top-level declaration holding it is blanked out and the rest is parsed
+    again, so each broken declaration is reported once and errors do not cascade.
+    """
     diagnostics: list[Diagnostic] = []
-
-    def on_error(err: UnexpectedInput) -> bool:
-        d = _diagnostic(err)
-        if not diagnostics or diagnostics[-1].span.line != d.span.line:
+    lines = text.split("\n")
+    while len(diagnostics) < _MAX_ERRORS:
+        try:
+            tree = parser().parse("\n".join(lines))
+        except UnexpectedInput as err:
+            d = _at_previous_line(_diagnostic(err), err, lines)
             diagnostics.append(d)
-        return len(diagnostics) < _MAX_ERRORS
-
-    try:
-        tree = parser().parse(text, on_error=on_error)
-    except UnexpectedInput as err:
-        d = _diagnostic(err)
-        if not diagnostics or diagnostics[-1].span.line != d.span.line:
-            diagnostics.append(d)
-        tree = None
-    except lark.exceptions.LarkError as err:  # a failure while recovering from an earlier error
+            if not _blank_declaration(lines, d.span.line):
+                break
+            continue
         if not diagnostics:
-            diagnostics.append(Diagnostic(f"cannot parse this file: {err}", Span(1, 1)))
-        tree = None
-    if diagnostics:
-        raise SourceError(filename, text, diagnostics)
-    return tree
+            return tree
+        break
+    raise SourceError(filename, text, diagnostics)

@@ -1,0 +1,511 @@
+"""The `gamedsl` command: check, play, replay, simulate and test games.
+
+Exit codes: 0 success, 1 a bad game, scenario or log (or a failed expectation), 2 a usage
+error, 130 interrupted (Ctrl-C).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import secrets
+import sys
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from . import __version__, render
+from .agents import BOTS, make_bot
+from .errors import GameRuntimeError, GamedslError, IllegalAction, SourceError
+from .game import load_game
+from .human import HumanSeat, Quit
+from .logfile import (LogError, LogWriter, end_line, end_mismatch, file_sha256, game_path, read_log,
+                      replay_moves, rewrite)
+from .simulate import bot_seed, effective_options, seat_kinds, simulate
+
+SEAT_KINDS = ("human",) + tuple(BOTS)
+
+
+class CliError(GamedslError):
+    """An error whose message is already complete; printed as it is."""
+
+
+# ---- argument types
+
+def _option(text: str):
+    name, eq, value = text.partition("=")
+    if not eq or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, not '{text}'")
+    return name.strip(), value.strip()
+
+
+def _seats(text: str) -> list[str]:
+    kinds = [k.strip().lower() for k in text.split(",")]
+    for k in kinds:
+        if k not in SEAT_KINDS:
+            raise argparse.ArgumentTypeError(f"unknown seat '{k}' (choose from {', '.join(SEAT_KINDS)})")
+    return kinds
+
+
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not '{text}'") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a number from 1, not {n}")
+    return n
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not '{text}'") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gamedsl", description="Check, play, replay, simulate and test card games written in gamedsl.",
+        epilog="Run 'gamedsl COMMAND --help' for the options of a command.")
+    parser.add_argument("--version", action="version", version=f"gamedsl {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("check", help="check game files for errors",
+                       description="Load each game file and report every error in it, like a compiler.")
+    p.add_argument("files", nargs="+", metavar="FILE", help="a .game file")
+    p.set_defaults(func=cmd_check)
+
+    seats_help = f"who sits at each seat, comma-separated ({', '.join(SEAT_KINDS)}); one kind for all seats"
+    p = sub.add_parser(
+        "play", help="play a game, with humans and bots at the seats",
+        description="Play a game at the console. Every move is written to a log as it is played, so a "
+                    "stopped game can be resumed (--resume) and any game replayed (gamedsl replay).",
+        epilog="Without --seats: seat 1 is you and the others are greedy bots when the input is a terminal; "
+               "otherwise every seat is a greedy bot. Bots' seeds derive from the game's seed, so a seed "
+               "replays a whole bot game.")
+    p.add_argument("file", nargs="?", metavar="FILE", help="the .game file (not with --resume)")
+    p.add_argument("--players", "-n", type=_count, help="how many players (default: the game's minimum, "
+                                                        "or as many as --seats lists)")
+    p.add_argument("--seed", "-s", type=_seed, help="the game's random seed (default: a random one, "
+                                                    "printed and logged)")
+    p.add_argument("--seats", type=_seats, help=seats_help)
+    p.add_argument("--option", "-o", type=_option, action="append", default=[], metavar="NAME=VALUE",
+                   help="set an option of the game (repeatable)")
+    p.add_argument("--log", metavar="PATH", help="where to write the log (default: gamedsl-GAME-SEED.jsonl)")
+    p.add_argument("--resume", metavar="PATH", help="continue the game in this log")
+    p.add_argument("--verbose", "-v", action="store_true", help="show every move, even with no human playing")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("replay", help="check that a game log replays to the same final state",
+                       description="Re-run a log from its start: every move must be legal and match its "
+                                   "text, and the final state must be the one logged.")
+    p.add_argument("log", metavar="PATH", help="a log written by 'gamedsl play'")
+    p.add_argument("--verbose", "-v", action="store_true", help="print every move as it is replayed")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("simulate", help="play many bot games and report statistics per seat",
+                       description="Play N games between bots (game i with seed S+i) and report wins, "
+                                   "places, returns and game lengths per seat. The same seed gives the "
+                                   "same figures.")
+    p.add_argument("file", metavar="FILE", help="the .game file")
+    p.add_argument("--games", "-g", type=_count, required=True, metavar="N", help="how many games")
+    p.add_argument("--players", "-n", type=_count, help="how many players (default: the game's minimum, "
+                                                        "or as many as --seats lists)")
+    p.add_argument("--seed", "-s", type=_seed, default=0, help="the seed of the first game (default 0)")
+    p.add_argument("--seats", type=_seats, help=f"bots at the seats, comma-separated ({', '.join(BOTS)}); "
+                                                "one kind for all seats (default: greedy)")
+    p.add_argument("--option", "-o", type=_option, action="append", default=[], metavar="NAME=VALUE",
+                   help="set an option of the game (repeatable)")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("test", help="run scenario files against a game",
+                       description="Run each scenario (YAML) against the game and report every failed "
+                                   "expectation as PATH:LINE: error: MESSAGE.")
+    p.add_argument("file", metavar="FILE", help="the .game file")
+    p.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="a scenario .yaml file")
+    p.set_defaults(func=cmd_test)
+    return parser
+
+
+# ---- main
+
+def main(argv=None) -> int:
+    """Run the gamedsl command line; returns the exit code."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="replace")
+        except (AttributeError, ValueError):
+            pass
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except SourceError as exc:
+        print(exc.format(), file=sys.stderr)
+        return 1
+    except (CliError, LogError, GameRuntimeError) as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    except GamedslError as exc:
+        print(f"gamedsl: error: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # a bug in gamedsl: say so briefly, not with a traceback
+        if os.environ.get("GAMEDSL_TRACEBACK"):
+            raise
+        print(f"gamedsl: internal error: {type(exc).__name__}: {exc}\n"
+              "This is a bug in gamedsl. Set GAMEDSL_TRACEBACK=1 to see where it happened.", file=sys.stderr)
+        return 1
+
+
+def _out() -> Console:
+    return Console(highlight=False)
+
+
+def _err() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def _load(path):
+    """A game from its file; a missing file is one clear line."""
+    p = Path(path)
+    if not p.exists():
+        raise CliError(f"{path}: error: no such file")
+    if p.is_dir():
+        raise CliError(f"{path}: error: this is a folder, not a game file")
+    return load_game(p)
+
+
+# ---- check
+
+def cmd_check(args) -> int:
+    bad = False
+    for f in args.files:
+        try:
+            _load(f)
+        except SourceError as exc:
+            print(exc.format(), file=sys.stderr)
+            bad = True
+        except GamedslError as exc:
+            print(str(exc), file=sys.stderr)
+            bad = True
+        else:
+            print(f"{f}: ok")
+    return 1 if bad else 0
+
+
+# ---- play
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-") or "game"
+
+
+def _players_and_seats(game, players, seats, default_seat: list[str]) -> tuple[int, list[str]]:
+    if players is None:
+        players = len(seats) if seats and len(seats) > 1 else game.min_players
+    if not game.min_players <= players <= game.max_players:
+        raise GamedslError(f"{game.name} is for {game.players_text()}, not {players}")
+    return players, seat_kinds(seats or default_seat(players), players)
+
+
+def cmd_play(args) -> int:
+    if args.resume:
+        given = [flag for flag, v in (("FILE", args.file), ("--players", args.players), ("--seed", args.seed),
+                                      ("--seats", args.seats), ("--option", args.option), ("--log", args.log))
+                 if v]
+        if given:
+            print(f"gamedsl play: error: --resume continues a logged game as it was started: "
+                  f"do not give {', '.join(given)}", file=sys.stderr)
+            return 2
+        return _resume(args)
+    if not args.file:
+        print("gamedsl play: error: give a game FILE, or --resume PATH", file=sys.stderr)
+        return 2
+    game = _load(args.file)
+    sha = file_sha256(args.file)
+
+    def default_seats(n):
+        if sys.stdin.isatty():
+            return ["human"] + ["greedy"] * (n - 1)
+        return ["greedy"] * n
+
+    players, seats = _players_and_seats(game, args.players, args.seats, default_seats)
+    options = effective_options(game, dict(args.option))
+    seed = args.seed if args.seed is not None else 1 + secrets.randbelow(999_999)
+    state = game.new_state(players=players, seed=seed, options=options)
+    path = Path(args.log) if args.log else Path(f"gamedsl-{_slug(game.name)}-{seed}.jsonl")
+    if path.exists() and path.stat().st_size > 0:
+        raise CliError(f"{path}: error: this log already exists: resume its game with "
+                       f"`gamedsl play --resume {path}`, or choose another file with --log")
+    agents = _agents(seats, seed)
+    writer = LogWriter(path, new=not path.exists())
+    writer.start(args.file, sha, players, seed, options, seats, __version__)
+    out = _out()
+    opts = ", ".join(f"{k}={v}" for k, v in options.items())
+    out.print(Text(f"{game.name}: {players} players, seed {seed}" + (f", options {opts}" if opts else "")
+                   + " — " + ", ".join(f"{game.player_name(k)} {kind}" for k, kind in enumerate(seats))))
+    out.print(Text(f"log: {path}", style="dim"))
+    return _run(game, state, seats, agents, writer, out, path, args.verbose)
+
+
+def _agents(seats: list[str], seed: int) -> list:
+    return [HumanSeat(k, _out()) if kind == "human" else make_bot(kind, bot_seed(seed, k))
+            for k, kind in enumerate(seats)]
+
+
+def _resume_hint(path) -> str:
+    return f"resume it with: gamedsl play --resume {path}"
+
+
+def _resume(args) -> int:
+    out = _out()
+    data = read_log(args.resume)
+    path = Path(args.resume)
+    if data.end is not None:
+        out.print(Text(f"{path}: this game is over (after {data.end['moves']} moves); "
+                       f"see it again with: gamedsl replay {path} --verbose"))
+        return 0
+    start = data.start
+    gpath = game_path(data)
+    game = _load(gpath)
+    if file_sha256(gpath) != start["game_sha256"]:
+        raise CliError(f"{path}: error: the game file {gpath} has changed since this game was started, "
+                       "so the logged moves may not mean the same any more: the game cannot be resumed")
+    seats = start["seats"]
+    for k, kind in enumerate(seats):
+        if kind not in SEAT_KINDS:
+            raise LogError(path, data.start_line, f"unknown seat '{kind}' (seats: {', '.join(SEAT_KINDS)})")
+    agents = _agents(seats, start["seed"])
+
+    def advance(state, move):
+        # Bots choose again as they did, so their random generators are where they were.
+        agent = agents[move["player"]]
+        if not isinstance(agent, HumanSeat):
+            agent.choose(state)
+
+    state = replay_moves(game, data, advance)
+    if data.needs_rewrite:
+        rewrite(data)
+        if data.truncated:
+            out.print(Text("(the last line of the log was half-written: it has been dropped)", style="dim"))
+    players = start["players"]
+    out.print(Text(f"{game.name}: resuming after {len(data.moves)} moves — {players} players, seed "
+                   f"{start['seed']} — " + ", ".join(f"{game.player_name(k)} {kind}"
+                                                     for k, kind in enumerate(seats))))
+    out.print(Text(f"log: {path}", style="dim"))
+    writer = LogWriter(path, new=False)
+    return _run(game, state, seats, agents, writer, out, path, args.verbose)
+
+
+def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) -> int:
+    """Play to the end (or until a human stops), logging every move; print the results."""
+    human = "human" in seats
+    show = human or verbose
+    seen_log, seen_round = len(state.log), state.round_number
+    try:
+        with writer:
+            while not state.is_terminal():
+                p = state.current_player()
+                try:
+                    action = agents[p].choose(state)
+                except Quit:
+                    out.print(Text(f"Stopped after {state.moves} moves. The game is saved in {path}; "
+                                   + _resume_hint(path)))
+                    return 0
+                text = state.action_to_string(action)
+                state.apply_action(action)
+                writer.move(state.moves, p, action, text)
+                if show:
+                    out.print(render.move_line(game.player_name(p), text, you=seats[p] == "human"))
+                    for _, who, said in state.log[seen_log:]:
+                        out.print(Text.assemble("  ", render.card_text(f"{game.player_name(who)}: {said}",
+                                                                        "italic")))
+                    if state.round_number != seen_round and not state.is_terminal():
+                        out.rule(Text(f"round {state.round_number}", style="bold"))
+                seen_log, seen_round = len(state.log), state.round_number
+            writer.end(state)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted after {state.moves} moves; the game is saved in {path}; " + _resume_hint(path),
+              file=sys.stderr)
+        return 130
+    except GamedslError as exc:
+        raise CliError(f"{exc}\n(the game stopped after move {state.moves}; its log is {path})") from None
+    _print_results(out, game, state, seats)
+    out.print(Text(f"log: {path}", style="dim"))
+    return 0
+
+
+def _print_results(out: Console, game, state, seats):
+    out.print()
+    out.print(Text(f"Game over after {state.round_number} round{'s' if state.round_number != 1 else ''}, "
+                   f"{state.moves} moves.", style="bold"))
+    n = state.np
+    results = list(state.results)
+    if state.limit_hit:
+        out.print(Text("The game reached its move limit: it counts as unfinished, every return is 0.",
+                       style="yellow"))
+        results = ["unfinished"] * n
+    info = {"places": state.places, "results": results, "returns": state.returns(),
+            "vars": state.observation(0).get("vars", {})}
+    out.print(render.results_table([game.player_name(k) for k in range(n)], seats, info))
+
+
+# ---- replay
+
+def cmd_replay(args) -> int:
+    out = _out()
+    data = read_log(args.log)
+    gpath = game_path(data)
+    game = _load(gpath)
+    if file_sha256(gpath) != data.start["game_sha256"]:
+        print(f"{args.log}: warning: the game file {gpath} has changed since this game was played",
+              file=sys.stderr)
+
+    def show(state, move):
+        out.print(Text.assemble(f"{move['n']:>4}  ", render.move_line(game.player_name(move["player"]),
+                                                                        move["text"])))
+
+    state = replay_moves(game, data, show if args.verbose else None)
+    m = len(data.moves)
+    notes = []
+    if data.truncated:
+        notes.append("its half-written last line was ignored")
+    if data.end is not None:
+        problem = end_mismatch(data, state)
+        if problem:
+            raise LogError(args.log, data.end_line, problem)
+        if args.verbose:
+            _print_results(out, game, state, data.start["seats"])
+        print(f"{args.log}: replayed {m} moves, same final state" + "".join(f"; {n}" for n in notes))
+        return 0
+    if state.is_terminal():
+        notes.append("the game is over but the log has no end line")
+    else:
+        notes.append(f"the game is not finished: {game.player_name(state.current_player())} is to move")
+    print(f"{args.log}: replayed {m} moves" + "".join(f"; {n}" for n in notes))
+    return 0
+
+
+# ---- simulate
+
+def cmd_simulate(args) -> int:
+    if args.seats and "human" in args.seats:
+        print("gamedsl simulate: error: simulations are played by bots only "
+              f"(seats: {', '.join(BOTS)})", file=sys.stderr)
+        return 2
+    game = _load(args.file)
+    players, seats = _players_and_seats(game, args.players, args.seats, lambda n: ["greedy"])
+    options = dict(args.option)
+    err = _err()
+    t0 = time.perf_counter()
+    if err.is_terminal:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=err, transient=True) as progress:
+            task = progress.add_task("games", total=args.games)
+            result = simulate(game, args.games, players, args.seed, seats, options,
+                              progress=lambda i: progress.update(task, completed=i))
+    else:
+        result = simulate(game, args.games, players, args.seed, seats, options)
+    elapsed = time.perf_counter() - t0
+    if args.json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+        return 0
+    _print_simulation(_out(), result, elapsed)
+    return 0
+
+
+def _fmt(x, digits: int = 2) -> str:
+    if x is None:
+        return "—"
+    if isinstance(x, float):
+        return f"{x:.{digits}f}"
+    return str(x)
+
+
+def _print_simulation(out: Console, r: dict, elapsed: float):
+    opts = ", ".join(f"{k}={v}" for k, v in r["options"].items())
+    out.print(Text(f"{r['game']}: {r['games']} games, {r['players']} players, seeds {r['seed']}.."
+                   f"{r['seed'] + r['games'] - 1}" + (f", options {opts}" if opts else "")
+                   + f" ({elapsed:.1f} s)", style="bold"))
+    table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
+    cols = ["seat", "bot", "wins", "losses", "draws", "win %", "mean place", "mean return"]
+    has_score = "mean_score" in r["per_seat"][0]
+    if has_score:
+        cols.append("mean score")
+    for c in cols:
+        table.add_column(c, justify="left" if c in ("seat", "bot") else "right", header_style="bold")
+    for s in r["per_seat"]:
+        row = [s["player"], s["bot"], str(s["wins"]), str(s["losses"]), str(s["draws"]),
+               f"{100 * s['wins'] / r['games']:.1f}", _fmt(s["mean_place"]), f"{s['mean_return']:+.3f}"]
+        if has_score:
+            row.append(_fmt(s["mean_score"], 1))
+        table.add_row(*row)
+    out.print(table)
+    length = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
+    for c in ("length", "mean", "min", "max", "stdev"):
+        length.add_column(c, justify="left" if c == "length" else "right", header_style="bold")
+    for name in ("moves", "rounds"):
+        s = r[name]
+        length.add_row(name, _fmt(s["mean"], 1), _fmt(s["min"]), _fmt(s["max"]), _fmt(s["stdev"], 1))
+    out.print(length)
+    hit = r["limit_hit"]
+    out.print(Text(f"{hit} game{'s' if hit != 1 else ''} reached the move limit (unfinished)",
+                   style="yellow" if hit else "dim"))
+
+
+# ---- test
+
+def cmd_test(args) -> int:
+    game = _load(args.file)
+    try:
+        from . import scenario
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__package__}.scenario":
+            raise
+        raise CliError("gamedsl test: error: scenario files are not supported by this version of gamedsl "
+                       "(gamedsl/scenario.py is missing)") from None
+    bad = False
+    for path in args.scenarios:
+        try:
+            result = scenario.run_scenario_file(game, path)
+        except SourceError as exc:
+            print(exc.format(), file=sys.stderr)
+            bad = True
+            continue
+        except (GamedslError, OSError) as exc:
+            msg = str(exc) if isinstance(exc, GamedslError) else (exc.strerror or str(exc))
+            print(msg if msg.startswith(f"{path}:") else f"{path}: error: {msg}", file=sys.stderr)
+            bad = True
+            continue
+        failures = list(result or [])
+        if failures:
+            bad = True
+            for f in failures:
+                where = getattr(f, "path", None) or path
+                line = getattr(f, "line", None)
+                print(f"{where}:{line}: error: {f.message}" if line else f"{where}: error: {f.message}",
+                      file=sys.stderr)
+        else:
+            checks = getattr(result, "checks", None)
+            print(f"{path}: ok" + (f" ({checks} checks)" if checks is not None else ""))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""A human at the console: shown only their own view, asked for a move by number or by name."""
+from __future__ import annotations
+
+import sys
+
+from rich.console import Console
+from rich.text import Text
+
+from . import render
+from .errors import IllegalAction
+
+QUIT_WORDS = ("quit", "exit")
+HELP_WORDS = ("help", "?")
+SHOW_WORDS = ("show", "view")
+
+HELP = """\
+Choose a move by its number, or type it (for example: {example}).
+Cards can be typed as shown (10♥), or as 10h, 10 hearts, 10 of hearts.
+  show   draw the table again
+  help   this text
+  quit   stop here; the game is saved and can be resumed"""
+
+
+class Quit(Exception):
+    """The human stopped the game: typed quit, or their input ended."""
+
+
+def _read_line(prompt: str) -> str:
+    line = input(prompt)
+    if not sys.stdin.isatty():
+        print(line)  # piped input is not echoed by a terminal: echo it, so a transcript reads well
+    return line
+
+
+class HumanSeat:
+    """A seat played from the console. choose() returns a legal move or raises Quit."""
+
+    kind = "human"
+
+    def __init__(self, seat: int, console: Console | None = None, read=None):
+        self.seat = seat
+        self.console = console or Console(highlight=False)
+        self.read = read or _read_line
+
+    def choose(self, state) -> int:
+        game = state.game
+        if state.current_player() != self.seat:
+            raise ValueError(f"it is not seat {self.seat}'s move")
+        legal = state.legal_actions()
+        texts = [game.action_to_string(a) for a in legal]
+        render.draw_view(self.console, state.observation(self.seat), texts)
+        name = game.player_name(self.seat)
+        reserved = set(game.prog.action_by_name) | {t.casefold() for t in texts}
+        prompt = f"{name}, your move [1-{len(legal)}]: " if len(legal) > 1 else f"{name}, your move [1]: "
+        while True:
+            try:
+                line = self.read(prompt)
+            except EOFError:
+                self.console.print()
+                raise Quit("the input ended") from None
+            text = line.strip()
+            word = text.casefold()
+            if not text:
+                continue
+            if word not in reserved:
+                if word in QUIT_WORDS:
+                    raise Quit("quit")
+                if word in HELP_WORDS:
+                    self.console.print(Text(HELP.format(example=texts[0])))
+                    continue
+                if word in SHOW_WORDS:
+                    render.draw_view(self.console, state.observation(self.seat), texts)
+                    continue
+            if text.isdigit():
+                k = int(text)
+                if 1 <= k <= len(legal):
+                    return legal[k - 1]
+                self._refuse(f"there is no move {k}: choose a number from 1 to {len(legal)}, or type a move")
+                continue
+            try:
+                return game.string_to_action(state, text)
+            except IllegalAction as exc:
+                self._refuse(str(exc))
+
+    def _refuse(self, reason: str):
+        self.console.print(Text.assemble(("✗ ", "bold red"), render.card_text(reason)))

@@ -1,0 +1,115 @@
+"""Many bot games in a row, and statistics per seat: usable from Python and from `gamedsl simulate`."""
+from __future__ import annotations
+
+import statistics
+
+from . import types as T
+from .agents import BOTS, make_bot
+from .errors import GamedslError
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot at one seat in the game with this seed: a game's seed reproduces its bots."""
+    return game_seed * 100 + seat
+
+
+def seat_kinds(spec, players: int) -> list[str]:
+    """Seat kinds for `players` seats: one kind for every seat, or exactly one per seat."""
+    kinds = list(spec)
+    if len(kinds) == 1:
+        kinds = kinds * players
+    if len(kinds) != players:
+        raise GamedslError(f"{len(kinds)} seats given ({', '.join(kinds)}) for {players} players")
+    return kinds
+
+
+def play_bot_game(game, players: int, seed: int, seats: list[str], options: dict | None = None):
+    """One game between bots; returns the final state."""
+    state = game.new_state(players=players, seed=seed, options=options)
+    bots = []
+    for k, kind in enumerate(seats):
+        if kind not in BOTS:
+            raise GamedslError(f"'{kind}' is not a bot (the bots: {', '.join(BOTS)})")
+        bots.append(make_bot(kind, bot_seed(seed, k)))
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_player()].choose(state))
+    return state
+
+
+def effective_options(game, options: dict) -> dict:
+    """Every option of the game with its value: the given one (checked and converted) or its default."""
+    given = game.check_options(options)
+    return {name: given.get(name, default) for name, (default, _) in game.prog.options.items()}
+
+
+def _spread(values: list) -> dict:
+    if not values:
+        return {"mean": None, "min": None, "max": None, "stdev": None}
+    return {"mean": statistics.fmean(values), "min": min(values), "max": max(values),
+            "stdev": statistics.stdev(values) if len(values) > 1 else 0.0}
+
+
+def _mean(values: list):
+    return statistics.fmean(values) if values else None
+
+
+def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=("greedy",),
+             options: dict | None = None, progress=None) -> dict:
+    """Play `games` bot games (game i with seed `seed + i`) and gather statistics per seat.
+
+    `seats` is one bot kind for every seat or one per seat. `progress(i)` is called after each
+    game. The same arguments always give the same result. Raises GamedslError (a runtime error
+    in the rules names the game and its seed, to reproduce it with `gamedsl play`).
+    """
+    if games < 1:
+        raise GamedslError("simulate at least one game")
+    n = game.min_players if players is None else players
+    kinds = seat_kinds(seats, n)
+    options = effective_options(game, options or {})
+    game.new_state(players=n, seed=seed, options=options)  # checks the player count before the loop
+    score_var = game.prog.var_by_name.get("score")
+    has_score = score_var is not None and score_var.per_player and score_var.type == T.NUM
+    wins, losses, draws = [0] * n, [0] * n, [0] * n
+    places = [[] for _ in range(n)]
+    returns = [[] for _ in range(n)]
+    scores = [[] for _ in range(n)]
+    lengths, rounds = [], []
+    limit_hits = 0
+    for i in range(games):
+        game_seed = seed + i
+        try:
+            state = play_bot_game(game, n, game_seed, kinds, options)
+        except GamedslError as exc:
+            raise GamedslError(f"game {i + 1} (seed {game_seed}): {exc}") from None
+        lengths.append(state.moves)
+        rounds.append(state.round_number)
+        if state.limit_hit:
+            limit_hits += 1
+        for k in range(n):
+            if not state.limit_hit:
+                result = state.results[k]
+                if result == "win":
+                    wins[k] += 1
+                elif result == "lose":
+                    losses[k] += 1
+                else:
+                    draws[k] += 1
+            if state.places[k] is not None:
+                places[k].append(state.places[k])
+            returns[k].append(state.returns()[k])
+            if has_score:
+                scores[k].append(state.var("score", k))
+        if progress is not None:
+            progress(i + 1)
+    per_seat = []
+    for k in range(n):
+        row = {"seat": k + 1, "player": game.player_name(k), "bot": kinds[k], "wins": wins[k],
+               "losses": losses[k], "draws": draws[k], "mean_place": _mean(places[k]),
+               "mean_return": _mean(returns[k])}
+        if has_score:
+            row["mean_score"] = _mean(scores[k])
+        per_seat.append(row)
+    return {
+        "game": game.name, "games": games, "players": n, "seed": seed, "seats": kinds, "options": options,
+        "per_seat": per_seat, "moves": _spread(lengths), "rounds": _spread(rounds), "limit_hit": limit_hits,
+    }

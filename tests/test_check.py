@@ -1,0 +1,118 @@
+"""Semantic checks: every problem is reported with its line and column, not only the first."""
+import pytest
+
+import gamedsl
+
+BASE = '''game "T"
+players 2 to 4
+attribute rank: 2, 3, 4
+attribute suit: red, blue
+cards rank * suit
+zone deck: hidden
+zone discard: public
+zone hand per player: owner
+var score per player = 0
+var dealer: player
+'''
+
+
+def diagnostics(body: str) -> list[str]:
+    with pytest.raises(gamedsl.SourceError) as info:
+        gamedsl.load_source(BASE + body, "t.game")
+    return [line for line in info.value.format().splitlines() if ": error: " in line]
+
+
+def line(n: int) -> int:
+    return BASE.count("\n") + n
+
+
+def test_all_semantic_errors_are_reported_with_positions():
+    errs = diagnostics('''action play (c in me.hand) if c.rnak == 2 { move c to discrad }
+action unused { score = 1 }
+round {
+  deal 3 from deck to hnd
+  move top(deck) to hand
+  turn next(dealr) { choose play, pley }
+  end round
+  say "never"
+}
+''')
+    assert errs == [
+        f"t.game:{line(1)}:33: error: unknown card attribute or value 'rnak'",
+        f"t.game:{line(1)}:55: error: unknown zone 'discrad'",
+        f"t.game:{line(2)}:8: error: action 'unused' is never offered: no 'choose' names it",
+        f"t.game:{line(2)}:17: error: 'score' belongs to each player: write p.score",
+        f"t.game:{line(4)}:23: error: unknown zone 'hnd'",
+        f"t.game:{line(5)}:21: error: zone 'hand' belongs to each player: write p.hand (or me.hand)",
+        f"t.game:{line(6)}:13: error: unknown name 'dealr'",
+        f"t.game:{line(6)}:35: error: unknown action 'pley'",
+        f"t.game:{line(8)}:3: error: this statement can never run: it follows 'end round'",
+    ]
+
+
+def test_hints_suggest_the_closest_name():
+    with pytest.raises(gamedsl.SourceError) as info:
+        gamedsl.load_source(BASE + "round { move top(deck) to discrad }\n", "t.game")
+    assert "hint: did you mean 'discard'?" in info.value.format()
+
+
+def test_wrong_kinds_are_reported():
+    errs = diagnostics('''round {
+  move 3 to discard
+  dealer = top(deck)
+  let n = count(deck) + dealer.hand
+  if count(deck) == red { say "x" }
+}
+''')
+    assert errs == [
+        f"t.game:{line(2)}:8: error: expected a card, found a number",
+        f"t.game:{line(3)}:12: error: expected a player, found a card",
+        f"t.game:{line(4)}:25: error: expected a number, found a zone",
+        f"t.game:{line(5)}:6: error: cannot compare a number with a suit",
+    ]
+
+
+def test_declarations_are_checked():
+    errs = diagnostics('''zone deck: hidden
+zone pile: hiden
+var x: colour
+round { say "x" }
+''')
+    assert errs == [
+        f"t.game:{line(1)}:6: error: 'deck' is already declared as a zone",
+        f"t.game:{line(2)}:12: error: unknown zone property 'hiden'",
+        f"t.game:{line(3)}:5: error: unknown type 'colour'",
+    ]
+
+
+def test_a_game_needs_players_cards_and_a_flow():
+    with pytest.raises(gamedsl.SourceError) as info:
+        gamedsl.load_source('game "Empty"\n', "e.game")
+    out = info.value.format()
+    assert "e.game:1:1: error: the game does not say how many players it is for" in out
+    assert "e.game:1:1: error: the game has no cards" in out
+    assert "nothing ever happens" in out
+
+
+def test_the_outcome_cannot_ask_for_a_move():
+    errs = diagnostics('''action a { say "a" }
+round { choose a }
+outcome { choose a }
+''')
+    assert errs == [f"t.game:{line(3)}:11: error: the outcome cannot ask for a move"]
+
+
+def test_ambiguous_value_names_need_an_attribute():
+    with pytest.raises(gamedsl.SourceError) as info:
+        gamedsl.load_source('''game "T"
+players 2
+attribute colour: red, blue
+attribute back: red, green
+cards colour * back
+zone deck: hidden
+var shade: colour = red
+round { if red == blue and shade == red { say "x" } let x = red }
+''', "t.game")
+    errs = [x for x in info.value.format().splitlines() if ": error: " in x]
+    # 'blue', 'shade' and the declared type tell which 'red' is meant; a bare 'red' cannot.
+    assert errs == ["t.game:8:61: error: 'red' is a value of several attributes (colour, back)"]
