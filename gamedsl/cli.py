@@ -20,10 +20,10 @@ from rich.text import Text
 
 from . import __version__, render
 from .agents import BOTS, make_bot
-from .errors import GameRuntimeError, GamedslError, IllegalAction, SourceError
+from .errors import GameRuntimeError, GamedslError, SourceError
 from .game import load_game
 from .human import HumanSeat, Quit
-from .logfile import (LogError, LogWriter, end_line, end_mismatch, file_sha256, game_path, read_log,
+from .logfile import (LogError, LogWriter, end_mismatch, file_sha256, game_path, read_log,
                       replay_moves, rewrite)
 from .simulate import bot_seed, effective_options, seat_kinds, simulate
 
@@ -176,6 +176,11 @@ def _out() -> Console:
     return Console(highlight=False)
 
 
+def _say(out: Console, text, style: str = ""):
+    """A message line: not cut into lines by rich (a terminal wraps it; a pipe keeps it whole)."""
+    out.print(text if isinstance(text, Text) else Text(text, style=style), soft_wrap=True)
+
+
 def _err() -> Console:
     return Console(stderr=True, highlight=False)
 
@@ -256,15 +261,24 @@ def cmd_play(args) -> int:
     writer.start(args.file, sha, players, seed, options, seats, __version__)
     out = _out()
     opts = ", ".join(f"{k}={v}" for k, v in options.items())
-    out.print(Text(f"{game.name}: {players} players, seed {seed}" + (f", options {opts}" if opts else "")
-                   + " — " + ", ".join(f"{game.player_name(k)} {kind}" for k, kind in enumerate(seats))))
-    out.print(Text(f"log: {path}", style="dim"))
+    _say(out, f"{game.name}: {players} players, seed {seed}" + (f", options {opts}" if opts else "")
+         + " — " + ", ".join(f"{game.player_name(k)} {kind}" for k, kind in enumerate(seats)))
+    _say(out, f"log: {path}", "dim")
     return _run(game, state, seats, agents, writer, out, path, args.verbose)
 
 
 def _agents(seats: list[str], seed: int) -> list:
     return [HumanSeat(k, _out()) if kind == "human" else make_bot(kind, bot_seed(seed, k))
             for k, kind in enumerate(seats)]
+
+
+def _log_game(data):
+    """The game file a log was played with, and the game."""
+    gpath = game_path(data)
+    if not gpath.is_file():
+        raise LogError(data.path, data.start_line, f"the game file '{data.start['game']}' of this log is not "
+                                                   "found (looked from here and beside the log)")
+    return gpath, _load(gpath)
 
 
 def _resume_hint(path) -> str:
@@ -276,12 +290,11 @@ def _resume(args) -> int:
     data = read_log(args.resume)
     path = Path(args.resume)
     if data.end is not None:
-        out.print(Text(f"{path}: this game is over (after {data.end['moves']} moves); "
-                       f"see it again with: gamedsl replay {path} --verbose"))
+        _say(out, f"{path}: this game is over (after {data.end['moves']} moves); "
+                  f"see it again with: gamedsl replay {path} --verbose")
         return 0
     start = data.start
-    gpath = game_path(data)
-    game = _load(gpath)
+    gpath, game = _log_game(data)
     if file_sha256(gpath) != start["game_sha256"]:
         raise CliError(f"{path}: error: the game file {gpath} has changed since this game was started, "
                        "so the logged moves may not mean the same any more: the game cannot be resumed")
@@ -301,12 +314,11 @@ def _resume(args) -> int:
     if data.needs_rewrite:
         rewrite(data)
         if data.truncated:
-            out.print(Text("(the last line of the log was half-written: it has been dropped)", style="dim"))
+            _say(out, "(the last line of the log was half-written: it has been dropped)", "dim")
     players = start["players"]
-    out.print(Text(f"{game.name}: resuming after {len(data.moves)} moves — {players} players, seed "
-                   f"{start['seed']} — " + ", ".join(f"{game.player_name(k)} {kind}"
-                                                     for k, kind in enumerate(seats))))
-    out.print(Text(f"log: {path}", style="dim"))
+    _say(out, f"{game.name}: resuming after {len(data.moves)} moves — {players} players, seed "
+              f"{start['seed']} — " + ", ".join(f"{game.player_name(k)} {kind}" for k, kind in enumerate(seats)))
+    _say(out, f"log: {path}", "dim")
     writer = LogWriter(path, new=False)
     return _run(game, state, seats, agents, writer, out, path, args.verbose)
 
@@ -323,17 +335,16 @@ def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) 
                 try:
                     action = agents[p].choose(state)
                 except Quit:
-                    out.print(Text(f"Stopped after {state.moves} moves. The game is saved in {path}; "
-                                   + _resume_hint(path)))
+                    _say(out, f"Stopped after {state.moves} moves. The game is saved in {path}; "
+                         + _resume_hint(path))
                     return 0
                 text = state.action_to_string(action)
                 state.apply_action(action)
                 writer.move(state.moves, p, action, text)
                 if show:
-                    out.print(render.move_line(game.player_name(p), text, you=seats[p] == "human"))
+                    _say(out, render.move_line(game.player_name(p), text, you=seats[p] == "human"))
                     for _, who, said in state.log[seen_log:]:
-                        out.print(Text.assemble("  ", render.card_text(f"{game.player_name(who)}: {said}",
-                                                                        "italic")))
+                        _say(out, Text.assemble("  ", render.card_text(f"{game.player_name(who)}: {said}", "italic")))
                     if state.round_number != seen_round and not state.is_terminal():
                         out.rule(Text(f"round {state.round_number}", style="bold"))
                 seen_log, seen_round = len(state.log), state.round_number
@@ -345,19 +356,18 @@ def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) 
     except GamedslError as exc:
         raise CliError(f"{exc}\n(the game stopped after move {state.moves}; its log is {path})") from None
     _print_results(out, game, state, seats)
-    out.print(Text(f"log: {path}", style="dim"))
+    _say(out, f"log: {path}", "dim")
     return 0
 
 
 def _print_results(out: Console, game, state, seats):
     out.print()
-    out.print(Text(f"Game over after {state.round_number} round{'s' if state.round_number != 1 else ''}, "
-                   f"{state.moves} moves.", style="bold"))
+    _say(out, f"Game over after {state.round_number} round{'s' if state.round_number != 1 else ''}, "
+              f"{state.moves} moves.", "bold")
     n = state.np
     results = list(state.results)
     if state.limit_hit:
-        out.print(Text("The game reached its move limit: it counts as unfinished, every return is 0.",
-                       style="yellow"))
+        _say(out, "The game reached its move limit: it counts as unfinished, every return is 0.", "yellow")
         results = ["unfinished"] * n
     info = {"places": state.places, "results": results, "returns": state.returns(),
             "vars": state.observation(0).get("vars", {})}
@@ -369,15 +379,13 @@ def _print_results(out: Console, game, state, seats):
 def cmd_replay(args) -> int:
     out = _out()
     data = read_log(args.log)
-    gpath = game_path(data)
-    game = _load(gpath)
+    gpath, game = _log_game(data)
     if file_sha256(gpath) != data.start["game_sha256"]:
         print(f"{args.log}: warning: the game file {gpath} has changed since this game was played",
               file=sys.stderr)
 
     def show(state, move):
-        out.print(Text.assemble(f"{move['n']:>4}  ", render.move_line(game.player_name(move["player"]),
-                                                                        move["text"])))
+        _say(out, Text.assemble(f"{move['n']:>4}  ", render.move_line(game.player_name(move["player"]), move["text"])))
 
     state = replay_moves(game, data, show if args.verbose else None)
     m = len(data.moves)
@@ -440,9 +448,8 @@ def _fmt(x, digits: int = 2) -> str:
 
 def _print_simulation(out: Console, r: dict, elapsed: float):
     opts = ", ".join(f"{k}={v}" for k, v in r["options"].items())
-    out.print(Text(f"{r['game']}: {r['games']} games, {r['players']} players, seeds {r['seed']}.."
-                   f"{r['seed'] + r['games'] - 1}" + (f", options {opts}" if opts else "")
-                   + f" ({elapsed:.1f} s)", style="bold"))
+    _say(out, f"{r['game']}: {r['games']} games, {r['players']} players, seeds {r['seed']}.."
+              f"{r['seed'] + r['games'] - 1}" + (f", options {opts}" if opts else "") + f" ({elapsed:.1f} s)", "bold")
     table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
     cols = ["seat", "bot", "wins", "losses", "draws", "win %", "mean place", "mean return"]
     has_score = "mean_score" in r["per_seat"][0]
@@ -465,8 +472,7 @@ def _print_simulation(out: Console, r: dict, elapsed: float):
         length.add_row(name, _fmt(s["mean"], 1), _fmt(s["min"]), _fmt(s["max"]), _fmt(s["stdev"], 1))
     out.print(length)
     hit = r["limit_hit"]
-    out.print(Text(f"{hit} game{'s' if hit != 1 else ''} reached the move limit (unfinished)",
-                   style="yellow" if hit else "dim"))
+    _say(out, f"{hit} game{'s' if hit != 1 else ''} reached the move limit (unfinished)", "yellow" if hit else "dim")
 
 
 # ---- test

@@ -6,7 +6,7 @@ from . import types as T
 from .errors import Span
 
 BUILTINS = {"me", "players", "count", "any", "all", "sum", "max", "min", "best", "worst", "random",
-            "next", "previous", "top", "bottom", "abs"}
+            "next", "previous", "top", "bottom", "abs", "seat", "number"}
 _NOPE = ("None", T.ANY)
 
 
@@ -349,6 +349,33 @@ class ExpressionCompiler:
             return _NOPE
         self.want(arg[1], T.PLAYER, e.args[0].span)
         return f"(({arg[0]}) - 1) % s.np", T.PLAYER
+
+    def call_seat(self, e, scope):
+        """seat(n): the n-th player at the table, counting from 1."""
+        arg = self._one_arg(e, scope)
+        if arg is None:
+            return _NOPE
+        self.want(arg[1], T.NUM, e.args[0].span)
+        return f"_seat(s, {arg[0]})", T.PLAYER
+
+    def call_number(self, e, scope):
+        """number(x): a value's own number (rank 10 is 10), a player's seat number, a number itself."""
+        arg = self._one_arg(e, scope)
+        if arg is None:
+            return _NOPE
+        code, typ = arg
+        if typ == T.PLAYER:
+            return f"(({code}) + 1)", T.NUM
+        if T.is_value(typ):
+            attr = typ[6:]
+            names = self.attr_list[self.attr_index[attr]][1]
+            table = tuple(int(n) if n.lstrip("-").isdigit() else None for n in names)
+            if all(x is None for x in table):
+                self.error(f"no {attr} is a number", e.span)
+            self.ns["N_" + attr] = table
+            return f"_number(N_{attr}, {code})", T.NUM
+        self.want(typ, T.NUM, e.args[0].span)
+        return code, T.NUM
 
     def call_top(self, e, scope):
         arg = self._one_arg(e, scope)

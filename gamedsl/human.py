@@ -83,4 +83,4 @@ class HumanSeat:
                 self._refuse(str(exc))
 
     def _refuse(self, reason: str):
-        self.console.print(Text.assemble(("✗ ", "bold red"), render.card_text(reason)))
+        self.console.print(Text.assemble(("✗ ", "bold red"), render.card_text(reason)), soft_wrap=True)

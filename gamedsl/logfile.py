@@ -86,6 +86,7 @@ class LogWriter:
               version: str | None = None):
         line = {"type": "start", "version": VERSION, "game": game_path, "game_sha256": sha,
                 "players": players, "seed": seed, "options": options, "seats": list(seats)}
+        line["game_abspath"] = str(Path(game_path).resolve())
         if version:
             line["gamedsl"] = version
         self.write(line)
@@ -247,12 +248,17 @@ def read_log(path) -> LogData:
 # ---- replaying
 
 def game_path(data: LogData) -> Path:
-    """The game file a log names: as written in it, or else relative to the log's own folder."""
+    """The game file a log names: as written in it, else relative to the log's folder, else where it was."""
     given = Path(data.start["game"])
     if given.exists() or given.is_absolute():
         return given
     beside = Path(data.path).parent / given
-    return beside if beside.exists() else given
+    if beside.exists():
+        return beside
+    absolute = data.start.get("game_abspath")
+    if isinstance(absolute, str) and Path(absolute).exists():
+        return Path(absolute)
+    return given
 
 
 def new_state(game, data: LogData):

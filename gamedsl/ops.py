@@ -47,6 +47,20 @@ def loop_error():
     raise GameRuntimeError("a 'while' loop ran 100000 times without asking for a move: it never ends")
 
 
+def seat(s, n: int) -> int:
+    """The n-th seat, counting from 1."""
+    if not 1 <= n <= s.np:
+        raise GameRuntimeError(f"there is no seat {n} in a {s.np}-player game")
+    return n - 1
+
+
+def number(table: tuple, index: int) -> int:
+    value = table[index] if index >= 0 else None
+    if value is None:
+        raise GameRuntimeError("this value has no number")
+    return value
+
+
 def divide(a, b, op):
     if b == 0:
         raise GameRuntimeError("division by zero")

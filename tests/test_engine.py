@@ -1,0 +1,314 @@
+"""The engine: the state API, flow, triggers, modifiers, visibility and runtime errors."""
+from pathlib import Path
+
+import pytest
+
+import gamedsl
+from gamedsl import IllegalAction, GameRuntimeError
+
+ROOT = Path(__file__).resolve().parent.parent
+LAUS = gamedsl.load_game(ROOT / "games" / "laus.game")
+
+HEADER = '''game "T"
+players 2 to 3
+attribute rank: 1, 2, 3, 4, 5
+attribute suit: red "r", blue "b"
+cards rank * suit
+zone deck: hidden, stack
+zone pile: top
+zone table: public
+zone hand per player: owner
+var log = 0
+var turns per player = 0
+'''
+
+
+def load(body: str) -> gamedsl.Game:
+    return gamedsl.load_source(HEADER + body, "t.game")
+
+
+def play_all(state, pick=min):
+    while not state.is_terminal():
+        state.apply_action(pick(state.legal_actions()))
+    return state
+
+
+# ---- the state API -------------------------------------------------------
+def test_same_seed_and_moves_give_the_same_game():
+    a = LAUS.new_state(players=4, seed=11)
+    b = LAUS.new_state(players=4, seed=11)
+    play_all(a)
+    play_all(b)
+    assert a.history == b.history
+    assert a.digest() == b.digest()
+    assert a.returns() == b.returns()
+    c = LAUS.new_state(players=4, seed=12)
+    assert c.zone_cards("hand", 0) != LAUS.new_state(players=4, seed=11).zone_cards("hand", 0)
+
+
+def test_a_clone_is_independent_of_its_original():
+    state = LAUS.new_state(players=3, seed=5)
+    before = state.digest()
+    copy = state.clone()
+    play_all(copy)
+    assert copy.is_terminal()
+    assert state.digest() == before and not state.is_terminal()
+    assert copy.clone().digest() == copy.digest()
+    # and the clone continues exactly as the original would
+    twin = state.clone()
+    for action in copy.history[len(state.history):]:
+        twin.apply_action(action)
+    assert twin.digest() == copy.digest()
+
+
+def test_an_illegal_move_is_refused_with_a_reason_and_changes_nothing():
+    state = LAUS.new_state(players=4, seed=3)
+    legal = set(state.legal_actions())
+    illegal = next(a for a in range(LAUS.num_distinct_actions()) if a not in legal)
+    before = state.digest()
+    with pytest.raises(IllegalAction) as info:
+        state.apply_action(illegal)
+    assert str(info.value)
+    assert state.digest() == before
+    with pytest.raises(IllegalAction, match="no move number"):
+        state.apply_action(10_000)
+    assert state.digest() == before
+
+
+def test_typed_moves_are_parsed_or_explained():
+    state = LAUS.new_state(players=4, seed=3)
+    me = state.current_player()
+    card = state.zone_cards("hand", me)[0]
+    name = LAUS.card_name(card)
+    assert LAUS.string_to_action(state, f"play {name}") in state.legal_actions()
+    assert LAUS.action_to_string(LAUS.string_to_action(state, name)) == f"play {name}"
+    other = state.zone_cards("hand", (me + 1) % 4)[0]
+    with pytest.raises(IllegalAction, match="is not in me.hand"):
+        LAUS.string_to_action(state, f"play {LAUS.card_name(other)}")
+    with pytest.raises(IllegalAction, match="not a move of this game; the moves now are: play"):
+        LAUS.string_to_action(state, "dance")
+
+
+def test_card_names_can_be_typed_in_words():
+    assert LAUS.parse_card("J♣") == LAUS.parse_card("J clubs") == LAUS.parse_card("j of clubs")
+    assert LAUS.parse_card("10♥") == LAUS.parse_card("10 hearts") == LAUS.parse_card("10h")
+    with pytest.raises(KeyError):
+        LAUS.parse_card("5♥")  # removed from the 32-card deck
+
+
+def test_returns_and_terminal():
+    state = LAUS.new_state(players=3, seed=2)
+    assert state.returns() == [0.0, 0.0, 0.0]
+    play_all(state)
+    assert state.current_player() == gamedsl.TERMINAL
+    assert state.legal_actions() == []
+    assert sorted(state.returns()) == [-1.0, 1.0, 1.0]
+
+
+def test_player_count_and_options_are_checked():
+    with pytest.raises(gamedsl.GamedslError, match="3 to 4 players, not 5"):
+        LAUS.new_state(players=5)
+    with pytest.raises(gamedsl.GamedslError, match="no option 'goal'"):
+        LAUS.new_state(players=3, options={"goal": 5})
+    with pytest.raises(gamedsl.GamedslError, match="is a number, not 'abc'"):
+        LAUS.new_state(players=3, options={"target": "abc"})
+    assert LAUS.new_state(players=3, options={"target": "10"}).opt == [10]
+
+
+# ---- observation ---------------------------------------------------------
+def test_observation_shows_exactly_what_a_player_may_see():
+    state = LAUS.new_state(players=3, seed=4)
+    obs = state.observation(0)
+    hands = obs["zones"]["hand"]
+    assert hands["P1"] == [LAUS.card_name(c) for c in state.zone_cards("hand", 0)]
+    assert hands["P2"] == {"count": 10} and hands["P3"] == {"count": 10}
+    assert obs["zones"]["skat"] == {"count": 2}
+    assert obs["vars"]["score"] == {"P1": 0, "P2": 0, "P3": 0}
+    mover = state.current_player()
+    assert "legal" in state.observation(mover)
+    assert "legal" not in state.observation((mover + 1) % 3)
+
+
+def test_top_visibility_shows_only_the_top_card():
+    game = load('''action go { move top(deck) to pile  move top(deck) to pile }
+round { choose go  end game }
+''')
+    state = game.new_state(players=2, seed=1)
+    state.apply_action(state.legal_actions()[0])
+    pile = state.observation(1)["zones"]["pile"]
+    assert pile == {"count": 2, "top": game.card_name(state.zone_cards("pile")[-1])}
+
+
+# ---- flow ----------------------------------------------------------------
+def test_turns_go_round_from_a_starting_seat_and_end_turn_stops_one_early():
+    game = load('''var first: player
+action pass { log = log * 10 + number(me) }
+action stop { log = log * 10 + number(me)  end turn }
+setup { first = seat(2) }
+round {
+  for each p in players starting at first {
+    turn p { choose pass, stop  p.turns += 1 }
+  }
+  end game
+}
+''')
+    state = game.new_state(players=3)
+    assert state.current_player() == 1
+    moves = ["pass", "stop", "pass"]
+    for text in moves:
+        state.apply_action(game.string_to_action(state, text))
+    assert state.var("log") == 231
+    # 'end turn' skipped the rest of P3's turn only
+    assert [state.var("turns", p) for p in range(3)] == [1, 1, 0]
+    assert state.is_terminal()
+
+
+def test_rounds_repeat_until_the_end_condition():
+    game = load('''var rounds = 0
+round { rounds += 1 }
+end game when rounds == 4
+outcome { for each p in players { win p } }
+''')
+    state = game.new_state(players=2)
+    assert state.is_terminal()
+    assert state.var("rounds") == 4 and state.round_number == 4
+    assert state.returns() == [1.0, 1.0]
+
+
+def test_repeat_while_and_if_in_the_flow():
+    game = load('''var n = 0
+var m = 0
+action tick { n += 1 }
+round {
+  repeat 3 { if n < 2 { choose tick } else { m += 10 } }
+  while m < 25 { m += 1 }
+  end game
+}
+''')
+    state = game.new_state(players=2)
+    state.apply_action(state.legal_actions()[0])
+    state.apply_action(state.legal_actions()[0])
+    assert state.is_terminal()
+    assert (state.var("n"), state.var("m")) == (2, 25)
+
+
+def test_choose_by_another_player():
+    game = load('''action give (c in me.hand) { move c to next(me).hand }
+round {
+  deal 2 from deck to hand
+  turn seat(1) { choose give by seat(2) }
+  end game
+}
+''')
+    state = game.new_state(players=2, seed=3)
+    assert state.current_player() == 1
+    card = state.zone_cards("hand", 1)[0]
+    state.apply_action(game.string_to_action(state, f"give {game.card_name(card)}"))
+    assert card in state.zone_cards("hand", 0) and len(state.zone_cards("hand", 0)) == 3
+
+
+def test_places_share_a_place_on_equal_keys():
+    game = load('''var pts per player = 0
+setup { for each p in players { p.pts = if p == seat(2) then 5 else 2 } }
+round { end game }
+outcome { places p in players by p.pts descending }
+''')
+    state = game.new_state(players=3)
+    assert state.places == [2, 1, 2]
+
+
+def test_the_move_limit_ends_the_game_without_a_result():
+    game = load('''limit 5 moves
+action wait { log += 1 }
+round { while true { choose wait } }
+outcome { win seat(1) }
+''')
+    state = play_all(game.new_state(players=2))
+    assert state.limit_hit and state.moves == 5
+    assert state.returns() == [0.0, 0.0]
+
+
+# ---- triggers and modifiers ----------------------------------------------
+def test_move_triggers_run_at_once_and_bind_the_owner():
+    game = load('''var reds per player = 0
+on move c from deck to p.hand if c.suit == red { p.reds += 1  log = log * 10 + number(c.rank) }
+round {
+  shuffle deck
+  move 3 from deck to me.hand
+  log = log * 10 + 9
+  end game
+}
+''')
+    state = game.new_state(players=2, fixed_shuffles=[[game.parse_card(x) for x in
+                                                       "5b 5r 4b 4r 3b 3r 2b 2r 1b 1r".split()]])
+    # 1r, 1b, 2r are drawn: the trigger ran right after each red one, before the next statement
+    assert state.var("reds", 0) == 2 and state.var("reds", 1) == 0
+    assert state.var("log") == 129
+
+
+def test_turn_and_round_triggers_run_in_order():
+    game = load('''var rounds = 0
+on round start { log = log * 10 + 1 }
+on turn start { log = log * 10 + 2 }
+on turn end { log = log * 10 + 3 }
+on round end { log = log * 10 + 4  rounds += 1 }
+setup { log = 9 }
+round { turn seat(1) { log = log * 10 + 5 } }
+end game when rounds == 2
+''')
+    state = game.new_state(players=2)
+    assert str(state.var("log")) == "9" + "12534" * 2
+
+
+def test_modifiers_change_parameters_while_their_condition_holds():
+    game = load('''param take = 1
+modifier more while count(table) > 0 { take += 1 }
+modifier double while count(table) > 1 { take *= 2 }
+var seen = 0
+action draw { move take from deck to me.hand  seen = seen * 10 + take }
+action lay (c in me.hand) { move c to table }
+round {
+  turn me { choose draw }
+  turn me { choose lay }
+  turn me { choose draw }
+  turn me { choose lay }
+  turn me { choose draw }
+  end game
+}
+''')
+    state = game.new_state(players=2, seed=1)
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[0])
+    # 1 (base), 2 (one card on the table), (1 + 1) * 2 = 4 (two cards)
+    assert state.var("seen") == 124
+    assert len(state.zone_cards("hand", 0)) == 1 + 2 + 4 - 2
+
+
+# ---- runtime errors --------------------------------------------------------
+def test_a_failing_rule_reports_its_line():
+    game = load('''round {
+  say "start"
+  move top(pile) to table
+}
+''')
+    with pytest.raises(GameRuntimeError) as info:
+        game.new_state(players=2)
+    assert str(info.value).startswith(f"t.game:{HEADER.count(chr(10)) + 3}:3: runtime error: zone 'pile' is empty")
+
+
+def test_a_loop_that_never_asks_for_a_move_is_stopped():
+    game = load('''round { while true { log += 1 } }
+''')
+    with pytest.raises(GameRuntimeError, match="never ends"):
+        game.new_state(players=2)
+
+
+def test_random_choices_come_from_the_seed():
+    game = load('''var who: player
+setup { who = random(players) }
+round { end game }
+''')
+    seen = {game.new_state(players=3, seed=s).var("who") for s in range(30)}
+    assert seen == {0, 1, 2}
+    assert game.new_state(players=3, seed=7).var("who") == game.new_state(players=3, seed=7).var("who")
+    assert game.new_state(players=3, fixed_random=[2]).var("who") == 2
