@@ -374,18 +374,24 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         for mod in self.gm.of(m.ModifierDecl):
             if not self.declare(mod.name, "a modifier", mod.span):
                 continue
-            cond = self.fn(mod.cond, Scope(), T.BOOL)
+            cond = self.fn(mod.cond, self.owner_scope(), T.BOOL)
             for ch in mod.changes:
                 if ch.param not in self.param_info:
                     self.unknown("parameter", ch.param, ch.span, self.param_info)
                     continue
-                amount = self.fn(ch.value, Scope(), T.NUM)
+                amount = self.fn(ch.value, self.owner_scope(), T.NUM)
                 changes[ch.param].append((cond, ch.op, amount))
         for name, p in self.param_info.items():
-            base = self.fn(p.init, Scope(), T.NUM)
+            base = self.fn(p.init, self.owner_scope(), T.NUM)
             fn = ops.param_function(base, changes[name])
             self.ns["P_" + name] = fn
             self.param_fns[name] = fn
+
+    def owner_scope(self) -> Scope:
+        """Parameters and modifiers see `owner`: the player whose value is read."""
+        scope = Scope()
+        scope.local("owner", T.PLAYER)
+        return scope
 
     def defs(self):
         self.def_info = {}

@@ -284,6 +284,26 @@ round {
     assert len(state.zone_cards("hand", 0)) == 1 + 2 + 4 - 2
 
 
+def test_a_modifier_can_depend_on_whose_parameter_is_read():
+    game = load('''param limit per player = 3
+modifier leader_limit while owner == seat(1) { limit -= 1 }
+modifier crowded while count(table) > 0 { limit += count(owner.hand) }
+var seen per player = 0
+action lay (c in me.hand) { move c to table }
+round {
+  deal 2 from deck to hand
+  for each p in players { p.seen = p.limit }
+  turn seat(1) { choose lay }
+  for each p in players { p.seen = p.seen * 10 + p.limit }
+  end game
+}
+''')
+    state = game.new_state(players=2, seed=1)
+    state.apply_action(state.legal_actions()[0])
+    # P1: 3 - 1 = 2, then with a card on the table 2 + 1 card in hand = 3; P2: 3, then 3 + 2 = 5
+    assert [state.var("seen", p) for p in range(2)] == [23, 35]
+
+
 # ---- runtime errors --------------------------------------------------------
 def test_a_failing_rule_reports_its_line():
     game = load('''round {
