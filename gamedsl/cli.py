@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import __version__, render
+from . import types as T
 from .agents import BOTS, make_bot
 from .errors import GameRuntimeError, GamedslError, SourceError
 from .game import load_game
@@ -155,6 +156,12 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader of our output went away (`gamedsl replay -v LOG | head`)
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return 1
     except SourceError as exc:
         print(exc.format(), file=sys.stderr)
         return 1
@@ -219,7 +226,7 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-") or "game"
 
 
-def _players_and_seats(game, players, seats, default_seat: list[str]) -> tuple[int, list[str]]:
+def _players_and_seats(game, players, seats, default_seat) -> tuple[int, list[str]]:
     if players is None:
         players = len(seats) if seats and len(seats) > 1 else game.min_players
     if not game.min_players <= players <= game.max_players:
@@ -253,6 +260,8 @@ def cmd_play(args) -> int:
     seed = args.seed if args.seed is not None else 1 + secrets.randbelow(999_999)
     state = game.new_state(players=players, seed=seed, options=options)
     path = Path(args.log) if args.log else Path(f"gamedsl-{_slug(game.name)}-{seed}.jsonl")
+    if path.is_dir():
+        raise CliError(f"{path}: error: this is a folder: give --log the path of a file")
     if path.exists() and path.stat().st_size > 0:
         raise CliError(f"{path}: error: this log already exists: resume its game with "
                        f"`gamedsl play --resume {path}`, or choose another file with --log")
@@ -325,7 +334,8 @@ def _resume(args) -> int:
 
 def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) -> int:
     """Play to the end (or until a human stops), logging every move; print the results."""
-    human = "human" in seats
+    humans = [k for k, kind in enumerate(seats) if kind == "human"]
+    human = bool(humans)
     show = human or verbose
     seen_log, seen_round = len(state.log), state.round_number
     try:
@@ -339,10 +349,15 @@ def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) 
                          + _resume_hint(path))
                     return 0
                 text = state.action_to_string(action)
+                hidden_card = show and human and seats[p] != "human" and _card_of(game, action)
+                seen_before = _seen_by(state, humans) if hidden_card else set()
                 state.apply_action(action)
                 writer.move(state.moves, p, action, text)
                 if show:
-                    _say(out, render.move_line(game.player_name(p), text, you=seats[p] == "human"))
+                    shown = text
+                    if hidden_card and hidden_card not in seen_before | _seen_by(state, humans):
+                        shown = f"{game.decode(action)[0].label} (a hidden card)"
+                    _say(out, render.move_line(game.player_name(p), shown, you=seats[p] == "human"))
                     for _, who, said in state.log[seen_log:]:
                         _say(out, Text.assemble("  ", render.card_text(f"{game.player_name(who)}: {said}", "italic")))
                     if state.round_number != seen_round and not state.is_terminal():
@@ -358,6 +373,31 @@ def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) 
     _print_results(out, game, state, seats)
     _say(out, f"log: {path}", "dim")
     return 0
+
+
+def _card_of(game, action: int) -> str | None:
+    """The name of the card a move names, if it names one."""
+    act, arg = game.decode(action)
+    return game.card_name(arg) if act.param_type == T.CARD else None
+
+
+def _seen_by(state, seats: list[int]) -> set[str]:
+    """The names of the cards these seats can see now (in lists of cards, or on top of a pile)."""
+    seen: set[str] = set()
+
+    def walk(view):
+        if isinstance(view, list):
+            seen.update(c for c in view if isinstance(c, str))
+        elif isinstance(view, dict):
+            if isinstance(view.get("top"), str):
+                seen.add(view["top"])
+            for v in view.values():
+                if isinstance(v, (list, dict)):
+                    walk(v)
+
+    for k in seats:
+        walk(state.observation(k).get("zones", {}))
+    return seen
 
 
 def _print_results(out: Console, game, state, seats):
@@ -489,7 +529,11 @@ def cmd_test(args) -> int:
     bad = False
     for path in args.scenarios:
         try:
-            result = scenario.run_scenario_file(game, path)
+            if hasattr(scenario, "run_scenario"):  # (failures, number of checks)
+                failures, checks = scenario.run_scenario(game, path)
+            else:
+                result = scenario.run_scenario_file(game, path)
+                failures, checks = list(result or []), getattr(result, "checks", None)
         except SourceError as exc:
             print(exc.format(), file=sys.stderr)
             bad = True
@@ -499,7 +543,6 @@ def cmd_test(args) -> int:
             print(msg if msg.startswith(f"{path}:") else f"{path}: error: {msg}", file=sys.stderr)
             bad = True
             continue
-        failures = list(result or [])
         if failures:
             bad = True
             for f in failures:
@@ -508,7 +551,6 @@ def cmd_test(args) -> int:
                 print(f"{where}:{line}: error: {f.message}" if line else f"{where}: error: {f.message}",
                       file=sys.stderr)
         else:
-            checks = getattr(result, "checks", None)
             print(f"{path}: ok" + (f" ({checks} checks)" if checks is not None else ""))
     return 1 if bad else 0
 

@@ -32,6 +32,9 @@ class Game:
             for k in range(MAX_SEATS if z.per_player else 1):
                 self._instance_names[z.base + k] = (z, k if z.per_player else None)
         self._card_aliases = self._aliases()
+        # Cards are shown sorted by their last attribute first: suit, then rank.
+        self._sort_keys = [tuple(prog.card_attrs[a][c] for a, _, _ in reversed(prog.attributes)) + (c,)
+                           for c in range(prog.card_count())]
         self._strings = [self._action_string(a) for a in range(len(self._decode))]
 
     # ---- construction
@@ -211,14 +214,23 @@ class Game:
             "log": [f"{self.player_name(p)}: {text}" for _, p, text in state.log[-8:]],
         }
         if to_move == player:
-            view["legal"] = [self._strings[a] for a in state.pending[1]]
+            view["legal"] = [self._strings[a] for a in self.display_order(state.pending[1])]
         if state.terminal:
             view["results"] = {self.player_name(k): state.results[k] for k in range(state.np)}
             view["places"] = {self.player_name(k): state.places[k] for k in range(state.np)}
         return view
 
+    def display_order(self, actions) -> list[int]:
+        """Moves in the order to show them: by action, then by card (suit, then rank)."""
+        def key(a):
+            act, arg = self._decode[a]
+            return (act.first_id, self._sort_keys[arg] if act.param_type == T.CARD else (arg,))
+        return sorted(actions, key=key)
+
     def _zone_view(self, state: State, z, instance: int, own: bool):
         cards = state.z[instance]
+        if not z.stack and z.visibility != "top":  # a hand's order tells nothing: show it sorted
+            cards = sorted(cards, key=self._sort_keys.__getitem__)
         vis = z.visibility
         if vis == "public" or (vis == "owner" and own):
             return [self.card_name(c) for c in cards]

@@ -46,7 +46,7 @@ class HumanSeat:
         game = state.game
         if state.current_player() != self.seat:
             raise ValueError(f"it is not seat {self.seat}'s move")
-        legal = state.legal_actions()
+        legal = game.display_order(state.legal_actions())
         texts = [game.action_to_string(a) for a in legal]
         render.draw_view(self.console, state.observation(self.seat), texts)
         name = game.player_name(self.seat)

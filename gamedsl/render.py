@@ -77,13 +77,12 @@ def view_renderable(obs: dict, log_lines: int = 6):
     shared = [(name, zone_text(v)) for name, v in zones.items() if not _per_player(v, players)]
     shared += [(name, value_text(v)) for name, v in variables.items() if not _per_player(v, players)]
     if shared:
-        line = Text()
-        for i, (name, text) in enumerate(shared):
-            if i:
-                line.append("   ")
-            line.append(f"{name}: ", style="cyan")
-            line.append_text(text)
-        parts.append(line)
+        items = []
+        for name, text in shared:
+            item = Text(f"{name}: ", style="cyan")
+            item.append_text(text)
+            items.append(item)
+        parts.append(Columns(items, padding=(0, 3)))
 
     per_zone = [name for name, v in zones.items() if _per_player(v, players)]
     per_var = [name for name, v in variables.items() if _per_player(v, players)]

@@ -23,11 +23,14 @@ def seat_kinds(spec, players: int) -> list[str]:
     return kinds
 
 
-def play_bot_game(game, players: int, seed: int, seats: list[str], options: dict | None = None):
-    """One game between bots; returns the final state."""
+def play_bot_game(game, players: int, seed: int, seats=("greedy",), options: dict | None = None):
+    """One game between bots (one kind for all seats, or one per seat); returns the final state.
+
+    It is the game `gamedsl play FILE --seed SEED --seats ...` plays.
+    """
     state = game.new_state(players=players, seed=seed, options=options)
     bots = []
-    for k, kind in enumerate(seats):
+    for k, kind in enumerate(seat_kinds(seats, players)):
         if kind not in BOTS:
             raise GamedslError(f"'{kind}' is not a bot (the bots: {', '.join(BOTS)})")
         bots.append(make_bot(kind, bot_seed(seed, k)))

@@ -33,7 +33,8 @@ def grammar_text() -> str:
 @functools.cache
 def parser() -> lark.Lark:
     """The one LALR parser, with positions on every node."""
-    return lark.Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    return lark.Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True,
+                     cache=True)
 
 
 def describe_token(token) -> str:

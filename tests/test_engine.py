@@ -120,7 +120,10 @@ def test_observation_shows_exactly_what_a_player_may_see():
     state = LAUS.new_state(players=3, seed=4)
     obs = state.observation(0)
     hands = obs["zones"]["hand"]
-    assert hands["P1"] == [LAUS.card_name(c) for c in state.zone_cards("hand", 0)]
+    assert sorted(hands["P1"]) == sorted(LAUS.card_name(c) for c in state.zone_cards("hand", 0))
+    # a hand is shown sorted by suit, then rank: its order tells nothing
+    suits = "♣♠♥♦"
+    assert [suits.index(n[-1]) for n in hands["P1"]] == sorted(suits.index(n[-1]) for n in hands["P1"])
     assert hands["P2"] == {"count": 10} and hands["P3"] == {"count": 10}
     assert obs["zones"]["skat"] == {"count": 2}
     assert obs["vars"]["score"] == {"P1": 0, "P2": 0, "P3": 0}

@@ -1,0 +1,1 @@
+"""The gamedsl grammar; installed inside the package as gamedsl.grammar."""

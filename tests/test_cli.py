@@ -1,0 +1,455 @@
+"""The gamedsl command line: check, play (with logs and resume), replay, simulate, test."""
+from __future__ import annotations
+
+import builtins
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+import gamedsl
+from gamedsl import agents
+from gamedsl.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = str(ROOT / "games" / "laus.game")
+# A low target keeps games short: a deal or two.
+SHORT = ["--option", "target=200"]
+
+
+@pytest.fixture(autouse=True)
+def _no_tty_stdin(monkeypatch, tmp_path):
+    """Every test runs in its own folder, with an input that is not a terminal and is empty."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+
+
+def lines_of(path) -> list[dict]:
+    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines()]
+
+
+def play_bots(log, seed=5, seats="random", extra=()):
+    rc = main(["play", GAME, "--seed", str(seed), "--seats", seats, "--log", str(log), *SHORT, *extra])
+    assert rc == 0
+    return lines_of(log)
+
+
+# ---- check
+
+def test_check_ok(capsys):
+    assert main(["check", GAME]) == 0
+    assert capsys.readouterr().out == f"{GAME}: ok\n"
+
+
+def test_check_bad_file_gives_diagnostics(tmp_path, capsys):
+    bad = tmp_path / "bad.game"
+    bad.write_text(Path(GAME).read_text(encoding="utf-8").replace("move c to me.played", "move c to me.plyed"),
+                   encoding="utf-8")
+    assert main(["check", GAME, str(bad)]) == 1
+    cap = capsys.readouterr()
+    assert cap.out == f"{GAME}: ok\n"
+    assert f"{bad}:" in cap.err and ": error: " in cap.err
+    assert "plyed" in cap.err and "Traceback" not in cap.err
+
+
+def test_check_missing_file(capsys):
+    assert main(["check", "nowhere.game"]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == "nowhere.game: error: no such file"
+
+
+def test_check_not_utf8(tmp_path, capsys):
+    (tmp_path / "bin.game").write_bytes(b"\xff\xfe\x00")
+    assert main(["check", "bin.game"]) == 1
+    assert "bin.game: error:" in capsys.readouterr().err
+
+
+# ---- usage
+
+@pytest.mark.parametrize("argv", [
+    [],
+    ["frobnicate"],
+    ["check"],
+    ["play", GAME, "--players", "x"],
+    ["play", GAME, "--seats", "alien"],
+    ["play", GAME, "--option", "target"],
+    ["play"],
+    ["play", GAME, "--resume", "x.jsonl"],
+    ["simulate", GAME],
+    ["simulate", GAME, "--games", "0"],
+    ["simulate", GAME, "--games", "2", "--seats", "human"],
+    ["replay"],
+])
+def test_usage_errors_exit_2(argv, capsys):
+    assert main(argv) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("cmd", [[], ["check"], ["play"], ["replay"], ["simulate"], ["test"]])
+def test_help_everywhere(cmd, capsys):
+    assert main([*cmd, "--help"]) == 0
+    assert "usage: gamedsl" in capsys.readouterr().out
+
+
+def test_bad_option_value_is_a_clear_error(tmp_path, capsys):
+    rc = main(["play", GAME, "--seats", "random", "--option", "target=abc", "--log", "g.jsonl"])
+    assert rc == 1
+    err = capsys.readouterr().err
+    assert "option 'target' is a number, not 'abc'" in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "g.jsonl").exists()
+
+
+def test_unknown_option_and_player_count(capsys):
+    assert main(["play", GAME, "--seats", "random", "--option", "nope=1"]) == 1
+    assert "no option 'nope'" in capsys.readouterr().err
+    assert main(["play", GAME, "--seats", "random", "--players", "9"]) == 1
+    assert "not 9" in capsys.readouterr().err
+
+
+# ---- play and replay
+
+def test_bot_game_logs_every_move_and_replays(tmp_path, capsys):
+    log = tmp_path / "g.jsonl"
+    lines = play_bots(log)
+    out = capsys.readouterr().out
+    assert "seed 5" in out and "Game over" in out
+    start, moves, end = lines[0], lines[1:-1], lines[-1]
+    assert start["type"] == "start" and start["version"] == 1 and start["seed"] == 5
+    assert start["players"] == 3 and start["seats"] == ["random"] * 3 and start["options"] == {"target": 200}
+    assert start["game"] == GAME and len(start["game_sha256"]) == 64
+    assert [m["n"] for m in moves] == list(range(1, len(moves) + 1))
+    assert all(m["type"] == "move" for m in moves)
+    assert end["type"] == "end" and end["moves"] == len(moves)
+    # The moves alone rebuild the same final state.
+    game = gamedsl.load_game(GAME)
+    state = game.new_state(players=3, seed=5, options={"target": 200})
+    for m in moves:
+        assert state.current_player() == m["player"]
+        assert state.action_to_string(m["action"]) == m["text"]
+        state.apply_action(m["action"])
+    assert state.is_terminal() and state.digest() == end["digest"]
+    assert end["returns"] == state.returns() and end["results"] == state.results
+
+    assert main(["replay", str(log)]) == 0
+    assert capsys.readouterr().out == f"{log}: replayed {len(moves)} moves, same final state\n"
+
+
+def test_same_seed_same_bot_game(tmp_path):
+    a = play_bots(tmp_path / "a.jsonl", seed=11, seats="greedy,random,greedy")
+    b = play_bots(tmp_path / "b.jsonl", seed=11, seats="greedy,random,greedy")
+    assert a[1:] == b[1:]
+
+
+def test_default_seed_and_log_path(tmp_path, capsys):
+    # No --seats and no terminal: every seat is a bot and the game runs to its end.
+    assert main(["play", GAME, *SHORT]) == 0
+    out = capsys.readouterr().out
+    logs = list(tmp_path.glob("gamedsl-laus-*.jsonl"))
+    assert len(logs) == 1
+    start, end = lines_of(logs[0])[0], lines_of(logs[0])[-1]
+    assert f"seed {start['seed']}" in out and logs[0].name == f"gamedsl-laus-{start['seed']}.jsonl"
+    assert start["seats"] == ["greedy"] * 3 and end["type"] == "end"
+    # The same seed again would overwrite the log: refused.
+    assert main(["play", GAME, "--seed", str(start["seed"]), *SHORT]) == 1
+    assert "already exists" in capsys.readouterr().err
+
+
+def test_replay_detects_tampering(tmp_path, capsys):
+    log = tmp_path / "g.jsonl"
+    lines = play_bots(log)
+    capsys.readouterr()
+    text = log.read_text(encoding="utf-8").splitlines()
+
+    # A move replaced by another move, text and all.
+    k = 6
+    game = gamedsl.load_game(GAME)
+    other = next(a for a in range(game.num_distinct_actions()) if a != lines[k]["action"])
+    bad = dict(lines[k], action=other, text=game.action_to_string(other))
+    (tmp_path / "t1.jsonl").write_text("\n".join(text[:k] + [json.dumps(bad)] + text[k + 1:]) + "\n",
+                                       encoding="utf-8")
+    assert main(["replay", "t1.jsonl"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"t1.jsonl:{k + 1}: error: move {k}")
+
+    # Only the text changed.
+    bad = dict(lines[k], text="play nothing")
+    (tmp_path / "t2.jsonl").write_text("\n".join(text[:k] + [json.dumps(bad)] + text[k + 1:]) + "\n",
+                                       encoding="utf-8")
+    assert main(["replay", "t2.jsonl"]) == 1
+    assert "but the log says 'play nothing'" in capsys.readouterr().err
+
+    # A different final state.
+    end = dict(lines[-1], digest="0" * 16)
+    (tmp_path / "t3.jsonl").write_text("\n".join(text[:-1] + [json.dumps(end)]) + "\n", encoding="utf-8")
+    assert main(["replay", "t3.jsonl"]) == 1
+    assert f"t3.jsonl:{len(text)}: error: the final state differs" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("line, message", [
+    ("{not json", "not valid JSON"),
+    ('{"type": "move", "n": 1, "player": "x", "action": 0, "text": "pass"}', "'player' of the move line"),
+    ('{"type": "move", "n": 1, "player": 0, "text": "pass"}', "has no 'action'"),
+    ('{"type": "jump"}', "unknown line type"),
+    ("[1, 2]", "should be a JSON object"),
+])
+def test_replay_malformed_log(tmp_path, capsys, line, message):
+    log = tmp_path / "g.jsonl"
+    play_bots(log)
+    capsys.readouterr()
+    text = log.read_text(encoding="utf-8").splitlines()
+    text[2] = line
+    log.write_text("\n".join(text) + "\n", encoding="utf-8")
+    assert main(["replay", str(log)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{log}:3: error: ") and message in err and "Traceback" not in err
+
+
+def test_replay_missing_or_empty_log(tmp_path, capsys):
+    assert main(["replay", "none.jsonl"]) == 1
+    assert "none.jsonl: error: cannot read the log" in capsys.readouterr().err
+    (tmp_path / "empty.jsonl").write_text("")
+    assert main(["replay", "empty.jsonl"]) == 1
+    assert "no start line" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("half_line", [False, True])
+def test_resume_after_kill(tmp_path, capsys, half_line):
+    full = play_bots(tmp_path / "full.jsonl", seed=9, seats="greedy,random,greedy")
+    k = 25
+    text = (tmp_path / "full.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    cut = "".join(text[:k + 1])
+    if half_line:
+        cut += text[k + 1][:20]  # a process killed while writing the next line
+    log = tmp_path / "cut.jsonl"
+    log.write_text(cut, encoding="utf-8")
+    capsys.readouterr()
+
+    assert main(["play", "--resume", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert f"resuming after {k} moves" in out
+    resumed = lines_of(log)  # every line is whole again
+    # The bots pick up exactly where they were: the same game as without the kill.
+    assert resumed[1:] == full[1:]
+    assert main(["replay", str(log)]) == 0
+
+    # Resuming a finished game only says so.
+    capsys.readouterr()
+    assert main(["play", "--resume", str(log)]) == 0
+    assert "this game is over" in capsys.readouterr().out
+
+
+def test_resume_refuses_a_changed_game(tmp_path, capsys):
+    game = tmp_path / "copy.game"
+    game.write_text(Path(GAME).read_text(encoding="utf-8"), encoding="utf-8")
+    log = tmp_path / "g.jsonl"
+    assert main(["play", str(game), "--seed", "3", "--seats", "random", "--log", str(log), *SHORT]) == 0
+    text = log.read_text(encoding="utf-8").splitlines(keepends=True)
+    log.write_text("".join(text[:10]), encoding="utf-8")
+    game.write_text(game.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["play", "--resume", str(log)]) == 1
+    err = capsys.readouterr().err
+    assert "has changed" in err and "Traceback" not in err
+
+
+def test_keyboard_interrupt_exits_130_and_resumes(tmp_path, monkeypatch, capsys):
+    calls = {"n": 0}
+    real = agents.RandomAgent.choose
+
+    def flaky(self, state):
+        calls["n"] += 1
+        if calls["n"] == 15:
+            raise KeyboardInterrupt
+        return real(self, state)
+
+    monkeypatch.setattr(agents.RandomAgent, "choose", flaky)
+    log = tmp_path / "g.jsonl"
+    assert main(["play", GAME, "--seed", "4", "--seats", "random", "--log", str(log), *SHORT]) == 130
+    err = capsys.readouterr().err
+    assert f"gamedsl play --resume {log}" in err
+    assert len(lines_of(log)) == 15  # the start line and 14 moves
+    monkeypatch.setattr(agents.RandomAgent, "choose", real)
+    assert main(["play", "--resume", str(log)]) == 0
+    assert lines_of(log)[-1]["type"] == "end"
+
+
+# ---- a human at the table
+
+def fake_input(monkeypatch, answers):
+    prompts = []
+    it = iter(answers)
+
+    def _input(prompt=""):
+        prompts.append(prompt)
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr(builtins, "input", _input)
+    return prompts
+
+
+def test_human_seat_reprompts_and_takes_numbers(tmp_path, monkeypatch, capsys):
+    prompts = fake_input(monkeypatch, ["nonsense", "99", "pass", "1", "quit"])
+    log = tmp_path / "h.jsonl"
+    rc = main(["play", GAME, "--seed", "2", "--seats", "human,random,random", "--log", str(log)])
+    assert rc == 0
+    out = capsys.readouterr().out
+    assert "'nonsense' is not a move of this game" in out
+    assert "there is no move 99" in out
+    assert len(prompts) == 5 and all(p.startswith("P1, your move") for p in prompts)
+    assert "Your moves:" in out and " 1. " in out
+    assert f"gamedsl play --resume {log}" in out
+    # Bots' moves are shown one per line when a human plays.
+    assert "P2 plays: " in out and "P1 (you) plays: pass" in out
+    # The human passed, then took move 1 of the next list.
+    lines = lines_of(log)
+    assert lines[-1]["type"] == "move"
+    mine = [m for m in lines[1:] if m["player"] == 0]
+    assert [m["text"] for m in mine][0] == "pass" and len(mine) == 2
+    game = gamedsl.load_game(GAME)
+    state = game.new_state(players=3, seed=2, options=lines[0]["options"])
+    for m in lines[1:]:
+        if m is mine[1]:
+            assert game.display_order(state.legal_actions())[0] == m["action"]
+        state.apply_action(m["action"])
+
+
+def test_human_view_shows_only_what_the_player_sees(tmp_path, monkeypatch, capsys):
+    fake_input(monkeypatch, [])  # the input ends at once
+    log = tmp_path / "h.jsonl"
+    assert main(["play", GAME, "--seed", "1", "--seats", "human,greedy,greedy", "--log", str(log)]) == 0
+    out = capsys.readouterr().out
+    game = gamedsl.load_game(GAME)
+    state = game.new_state(players=3, seed=1, options=lines_of(log)[0]["options"])
+    for m in lines_of(log)[1:]:
+        state.apply_action(m["action"])
+    own = state.zone_cards("hand", 0)
+    other = state.zone_cards("hand", 1)
+    assert all(game.card_name(c) in out for c in own)
+    assert "10 cards" in out
+    assert not set(game.card_name(c) for c in other) <= set(out.split())
+    assert "Stopped after" in out
+    # Cards put face down by the bots are not named to the human (the log has them).
+    put_back = [line for line in out.splitlines() if " plays: put back" in line]
+    assert put_back and all(line.endswith("put back (a hidden card)") for line in put_back)
+    assert any(m["text"].startswith("put back ") and "hidden" not in m["text"] for m in lines_of(log)[1:])
+
+
+def test_resume_with_human_seat_and_no_input(tmp_path, monkeypatch, capsys):
+    fake_input(monkeypatch, ["1"])
+    log = tmp_path / "h.jsonl"
+    assert main(["play", GAME, "--seed", "6", "--seats", "human,random,random", "--log", str(log)]) == 0
+    n = len(lines_of(log))
+    fake_input(monkeypatch, ["1", "2"])
+    assert main(["play", "--resume", str(log)]) == 0
+    assert len(lines_of(log)) > n
+    assert main(["replay", str(log)]) == 0
+
+
+# ---- simulate
+
+def test_simulate_json_is_reproducible(capsys):
+    argv = ["simulate", GAME, "--games", "6", "--seed", "3", "--seats", "greedy,random,random", "--json", *SHORT]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    assert main(argv) == 0
+    second = capsys.readouterr().out
+    assert first == second
+    r = json.loads(first)
+    assert r["games"] == 6 and r["players"] == 3 and len(r["per_seat"]) == 3
+    for s in r["per_seat"]:
+        assert s["wins"] + s["losses"] + s["draws"] == 6 - r["limit_hit"]
+        assert 1 <= s["mean_place"] <= 3 and "mean_score" in s
+    assert r["moves"]["min"] <= r["moves"]["mean"] <= r["moves"]["max"]
+    assert r["rounds"]["min"] >= 1
+
+
+def test_simulate_table_and_function(capsys):
+    assert main(["simulate", GAME, "--games", "3", "--players", "4", "--seats", "random", *SHORT]) == 0
+    out = capsys.readouterr().out
+    assert "3 games, 4 players" in out and "P4" in out and "moves" in out
+    from gamedsl.simulate import simulate
+    r = simulate(gamedsl.load_game(GAME), 3, players=4, seed=0, seats=["random"], options={"target": "200"})
+    assert json.loads(json.dumps(r))["per_seat"][3]["player"] == "P4"
+    # Game i of a simulation is `gamedsl play --seed S+i` with the same seats.
+    from gamedsl.simulate import play_bot_game
+    state = play_bot_game(gamedsl.load_game(GAME), 4, 1, ["random"] * 4, {"target": 200})
+    assert state.is_terminal()
+
+
+# ---- test (scenario files)
+
+def test_test_command_reports_failures(tmp_path, monkeypatch, capsys):
+    class Failure:
+        def __init__(self, path, line, message):
+            self.path, self.line, self.message = path, line, message
+
+    class Result(list):
+        checks = 4
+
+    def run_scenario_file(game, path):
+        if "bad" in str(path):
+            return [Failure(str(path), 7, "expected P2 to move, but P1 is to move")]
+        return Result()
+
+    fake = types.ModuleType("gamedsl.scenario")
+    fake.run_scenario_file = run_scenario_file
+    monkeypatch.setitem(sys.modules, "gamedsl.scenario", fake)
+    monkeypatch.setattr(gamedsl, "scenario", fake, raising=False)
+    assert main(["test", GAME, "good.yaml"]) == 0
+    assert capsys.readouterr().out == "good.yaml: ok (4 checks)\n"
+    assert main(["test", GAME, "good.yaml", "bad.yaml"]) == 1
+    cap = capsys.readouterr()
+    assert "good.yaml: ok" in cap.out
+    assert cap.err == "bad.yaml:7: error: expected P2 to move, but P1 is to move\n"
+
+
+def test_test_command_with_real_scenarios(tmp_path, capsys):
+    pytest.importorskip("gamedsl.scenario")
+    good = ROOT / "tests" / "scenarios" / "laus" / "follow_suit.yaml"
+    if not good.exists():
+        pytest.skip("no scenario to run")
+    text = good.read_text(encoding="utf-8")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(text.replace("  to_move: P2", "  to_move: P1"), encoding="utf-8")
+    assert main(["test", GAME, str(good)]) == 0
+    assert re.fullmatch(rf"{re.escape(str(good))}: ok \(\d+ checks\)\n", capsys.readouterr().out)
+    assert main(["test", GAME, str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert re.match(rf"{re.escape(str(bad))}:\d+: error: ", err) and "Traceback" not in err
+
+
+def test_test_command_without_scenario_support(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "gamedsl.scenario", None)
+    monkeypatch.delattr(gamedsl, "scenario", raising=False)
+    assert main(["test", GAME, "x.yaml"]) == 1
+    assert "scenario" in capsys.readouterr().err
+
+
+# ---- as a program
+
+def run_module(*args, cwd):
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "gamedsl", *args], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, encoding="utf-8", timeout=60)
+
+
+def test_python_m_gamedsl(tmp_path):
+    r = run_module("check", GAME, "missing.game", cwd=tmp_path)
+    assert r.returncode == 1
+    assert r.stdout == f"{GAME}: ok\n" and "missing.game: error: no such file" in r.stderr
+    # No terminal and no --seats: a bot game, played to its end without a prompt.
+    r = run_module("play", GAME, "--seed", "8", "--option", "target=200", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    log = tmp_path / "gamedsl-laus-8.jsonl"
+    assert lines_of(log)[-1]["type"] == "end"
+    assert main(["replay", str(log)]) == 0
