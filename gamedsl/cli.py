@@ -349,14 +349,10 @@ def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) 
                          + _resume_hint(path))
                     return 0
                 text = state.action_to_string(action)
-                hidden_card = show and human and seats[p] != "human" and _card_of(game, action)
-                seen_before = _seen_by(state, humans) if hidden_card else set()
                 state.apply_action(action)
                 writer.move(state.moves, p, action, text)
                 if show:
-                    shown = text
-                    if hidden_card and hidden_card not in seen_before | _seen_by(state, humans):
-                        shown = f"{game.decode(action)[0].label} (a hidden card)"
+                    shown = game.move_text(state, state.moves - 1, humans[0]) if human else text
                     _say(out, render.move_line(game.player_name(p), shown, you=seats[p] == "human"))
                     for _, who, said in state.log[seen_log:]:
                         _say(out, Text.assemble("  ", render.card_text(f"{game.player_name(who)}: {said}", "italic")))
@@ -373,31 +369,6 @@ def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) 
     _print_results(out, game, state, seats)
     _say(out, f"log: {path}", "dim")
     return 0
-
-
-def _card_of(game, action: int) -> str | None:
-    """The name of the card a move names, if it names one."""
-    act, arg = game.decode(action)
-    return game.card_name(arg) if act.param_type == T.CARD else None
-
-
-def _seen_by(state, seats: list[int]) -> set[str]:
-    """The names of the cards these seats can see now (in lists of cards, or on top of a pile)."""
-    seen: set[str] = set()
-
-    def walk(view):
-        if isinstance(view, list):
-            seen.update(c for c in view if isinstance(c, str))
-        elif isinstance(view, dict):
-            if isinstance(view.get("top"), str):
-                seen.add(view["top"])
-            for v in view.values():
-                if isinstance(v, (list, dict)):
-                    walk(v)
-
-    for k in seats:
-        walk(state.observation(k).get("zones", {}))
-    return seen
 
 
 def _print_results(out: Console, game, state, seats):

@@ -212,6 +212,8 @@ class Game:
             "move": state.moves, "to_move": self.player_name(to_move) if to_move >= 0 else None,
             "zones": zones, "vars": variables,
             "log": [f"{self.player_name(p)}: {text}" for _, p, text in state.log[-8:]],
+            "moves": [f"{self.player_name(state.card_moves[k][0])}: {self.move_text(state, k, player)}"
+                      for k in range(max(0, state.moves - 8), state.moves)],
         }
         if to_move == player:
             view["legal"] = [self._strings[a] for a in self.display_order(state.pending[1])]
@@ -219,6 +221,19 @@ class Game:
             view["results"] = {self.player_name(k): state.results[k] for k in range(state.np)}
             view["places"] = {self.player_name(k): state.places[k] for k in range(state.np)}
         return view
+
+    def sees(self, state: State, instance: int, observer: int) -> bool:
+        """Whether a player sees the cards of a zone instance (its top card, for 'top')."""
+        z, owner = self._instance_names[instance]
+        return z.visibility in ("public", "top") or (z.visibility == "owner" and owner == observer)
+
+    def move_text(self, state: State, index: int, observer: int) -> str:
+        """Move number `index` as one player saw it: a card nobody showed them stays hidden."""
+        action = state.history[index]
+        player, src, dst = state.card_moves[index]
+        if src < 0 or player == observer or self.sees(state, src, observer) or self.sees(state, dst, observer):
+            return self._strings[action]
+        return f"{self._decode[action][0].label} a card"
 
     def display_order(self, actions) -> list[int]:
         """Moves in the order to show them: by action, then by card (suit, then rank)."""

@@ -18,7 +18,7 @@ class State:
 
     __slots__ = ("game", "prog", "np", "z", "loc", "v", "opt", "stack", "me", "turn", "rng", "pending",
                  "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
-                 "fired", "fixed_random", "fixed_shuffles")
+                 "fired", "fixed_random", "fixed_shuffles", "card_moves")
 
     def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=()):
         prog = game.prog
@@ -30,6 +30,7 @@ class State:
         self.me = self.turn = 0
         self.pending = None
         self.history: list[int] = []
+        self.card_moves: list[tuple[int, int, int]] = []  # per move: who, where its card was and went
         self.moves = 0
         self.round = 0
         self.results = [None] * players
@@ -188,7 +189,13 @@ class State:
             env[0] = arg
         self.stack.append([act.body, 0, env, ops.restore_me, self.me])
         self.me = player
-        self.run()
+        if act.param_type == "card":
+            src = self.loc[arg]
+            self.run()
+            self.card_moves.append((player, src, self.loc[arg]))
+        else:
+            self.run()
+            self.card_moves.append((player, -1, -1))
 
     def explain(self, action: int) -> str:
         """Why a move is not legal now, in words."""
@@ -344,6 +351,7 @@ class State:
         other.rng.setstate(self.rng.getstate())
         other.pending = self.pending
         other.history = list(self.history)
+        other.card_moves = list(self.card_moves)
         other.moves, other.round = self.moves, self.round
         other.results, other.places = list(self.results), list(self.places)
         other.log = list(self.log)

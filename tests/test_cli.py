@@ -340,7 +340,7 @@ def test_human_view_shows_only_what_the_player_sees(tmp_path, monkeypatch, capsy
     assert "Stopped after" in out
     # Cards put face down by the bots are not named to the human (the log has them).
     put_back = [line for line in out.splitlines() if " plays: put back" in line]
-    assert put_back and all(line.endswith("put back (a hidden card)") for line in put_back)
+    assert put_back and all(line.endswith("put back a card") for line in put_back)
     assert any(m["text"].startswith("put back ") and "hidden" not in m["text"] for m in lines_of(log)[1:])
 
 

@@ -335,3 +335,12 @@ round { end game }
     assert seen == {0, 1, 2}
     assert game.new_state(players=3, seed=7).var("who") == game.new_state(players=3, seed=7).var("who")
     assert game.new_state(players=3, fixed_random=[2]).var("who") == 2
+
+
+def test_a_player_sees_others_moves_but_not_their_hidden_cards():
+    state = LAUS.new_state(players=3, seed=8, fixed_random=[2])   # P3 deals: P1 decides first
+    state.apply_action(LAUS.string_to_action(state, "look at the skat"))
+    card = LAUS.card_name(min(state.legal_actions()) - LAUS.prog.action_by_name["put_back"].first_id)
+    state.apply_action(min(state.legal_actions()))
+    assert state.observation(0)["moves"] == ["P1: look at the skat", f"P1: put back {card}"]
+    assert state.observation(1)["moves"] == ["P1: look at the skat", "P1: put back a card"]
