@@ -59,7 +59,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.diags: list[Diagnostic] = []
         self.ns: dict = {"_best": ops.best, "_worst": ops.worst, "_rotate": ops.rotate,
                          "_loop_error": ops.loop_error, "_div": ops.divide,
-                         "_seat": ops.seat, "_number": ops.number}
+                         "_seat": ops.seat, "_number": ops.number, "_U": ops.UNSET}
         self.has_move_triggers = any(t.event.kind == "move" for t in gm.of(m.TriggerDecl))
         self.known: dict[str, str] = {}  # every declared name -> what it is
         self.offered: set[str] = set()
@@ -75,6 +75,8 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.action_list, self.action_by_name = [], {}
         self.option_index, self.options = {}, {}
         self.ncards = 0
+        self.hoist: list | None = None  # names of values computed once per legal-move loop
+        self.agg_depth = 0
 
     # ---- diagnostics
     def error(self, message: str, span: Span, hint: str | None = None):
@@ -446,12 +448,15 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                 act.domain = eval(f"lambda s, e: ({dcode})", self.ns)  # noqa: S307
                 assert slot == "e[0]"
             conds = []
+            self.hoist = []
             for r in a.requires:
+                before = len(self.hoist)
                 code = self.fn_code(r.cond, scope, T.BOOL)
                 conds.append(f"({code})")
-                fn = eval(f"lambda s, e: ({code})", self.ns)  # noqa: S307
+                fn = self.define(f"def _f(s, e):\n{self.hoist_init(self.hoist[before:])}    return ({code})\n")
                 act.requires.append((fn, r.message, self.source_of(r.cond.span)))
             act.legal = self.legal_fn(act, dcode if a.param is not None else None, conds, scope)
+            self.hoist = None
             act.scope = scope  # type: ignore[attr-defined]
             self.action_ids += act.size
 
@@ -459,12 +464,17 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         """One generated function that appends an action's legal move ids to a list."""
         test = " and ".join(conds) or "True"
         n = max(1, scope.slots["n"])
+        init = self.hoist_init(self.hoist)
         if domain_code is None:
-            return self.define(f"def _f(s, out):\n    e = [None] * {n}\n    if {test}:\n"
+            return self.define(f"def _f(s, out):\n    e = [None] * {n}\n{init}    if {test}:\n"
                                f"        out.append({act.first_id})\n")
         return self.define(
-            f"def _f(s, out):\n    e = [None] * {n}\n    for x in {domain_code}:\n        e[0] = x\n"
+            f"def _f(s, out):\n    e = [None] * {n}\n{init}    for x in {domain_code}:\n        e[0] = x\n"
             f"        if {test}:\n            out.append({act.first_id} + x)\n")
+
+    @staticmethod
+    def hoist_init(names) -> str:
+        return "".join(f"    {name} = _U\n" for name in names)
 
     def action_bodies(self):
         for act in self.action_list:

@@ -8,6 +8,7 @@ from .errors import Span
 BUILTINS = {"me", "players", "count", "any", "all", "sum", "max", "min", "best", "worst", "random",
             "next", "previous", "top", "bottom", "abs", "seat", "number"}
 _NOPE = ("None", T.ANY)
+_AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst"}
 
 
 class ExpressionCompiler:
@@ -231,7 +232,14 @@ class ExpressionCompiler:
         f = e.func
         handler = getattr(self, "call_" + f, None)
         if handler is not None and f in BUILTINS:
-            return handler(e, scope)
+            if f not in _AGGREGATES:
+                return handler(e, scope)
+            self.agg_depth += 1
+            try:
+                code, typ = handler(e, scope)
+            finally:
+                self.agg_depth -= 1
+            return self.maybe_hoist(code, scope), typ
         if f in self.def_info:
             d = self.def_info[f]
             if len(e.args) != len(d.params):
@@ -242,6 +250,25 @@ class ExpressionCompiler:
             return f"D_{f}(s, {', '.join(args)})", typ
         self.unknown("function", f, e.span, list(self.def_info) + sorted(BUILTINS - {"me", "players"}))
         return _NOPE
+
+    def maybe_hoist(self, code: str, scope) -> str:
+        """In a legal-move loop, compute an aggregate that does not depend on the candidate once, lazily.
+
+        Expressions have no side effects (random() excepted), so the value is the same for every
+        candidate; it is computed on first use, so a condition that short-circuits never pays for it.
+        """
+        if self.hoist is None or self.agg_depth or "s.pick" in code:
+            return code
+        if any(name_code in code for name_code, _ in self.visible_codes(scope)):
+            return code
+        name = f"_h{len(self.hoist)}"
+        self.hoist.append(name)
+        return f"({name} if {name} is not _U else ({name} := {code}))"
+
+    def visible_codes(self, scope):
+        while scope is not None:
+            yield from scope.names.values()
+            scope = scope.parent
 
     def call_count(self, e, scope):
         if len(e.args) == 1 and not isinstance(e.args[0], m.Member):

@@ -9,6 +9,9 @@ from __future__ import annotations
 from .errors import GameRuntimeError
 
 
+UNSET = object()  # a hoisted value not computed yet
+
+
 def located(fn, span):
     """Attach the source span of the statement an op comes from (for runtime errors)."""
     fn.span = span
