@@ -82,8 +82,10 @@ class Builder(Transformer):
         return True
 
     def var_decl(self, meta, c):
-        typ = str(c[2]) if c[2] is not None else None
-        return m.VarDecl(span=_tok(c[0]), name=str(c[0]), per_player=c[1] is not None, type=typ, init=c[3])
+        vis, name, per, typ, init = c
+        return m.VarDecl(span=_tok(name), name=str(name), per_player=per is not None,
+                         type=str(typ) if typ is not None else None, init=init,
+                         visibility=(str(vis), _tok(vis)) if vis is not None else None)
 
     def param_decl(self, meta, c):
         return m.ParamDecl(span=_tok(c[0]), name=str(c[0]), per_player=c[1] is not None, init=c[2])

@@ -12,6 +12,7 @@ from .compile_stmt import StatementCompiler
 from .program import MAX_SEATS, Action, Program, Trigger, Var, Zone
 
 ZONE_PROPS = {"hidden", "owner", "public", "top", "stack", "pile"}
+VAR_VISIBILITY = ("hidden", "owner", "public")
 VAR_TYPES = {"number": T.NUM, "player": T.PLAYER, "card": T.CARD, "bool": T.BOOL}
 
 
@@ -127,7 +128,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         for ew in gm.of(m.EndWhen):
             end_when = self.fn(ew.cond, Scope(), T.BOOL)
         if "round" not in flows and "setup" not in flows:
-            self.error("the game has no 'setup' or 'round' block, so nothing ever happens", Span(1, 1),
+            self.error("the game has no 'setup' or 'round' block, so nothing ever happens", Span(),
                        "add a 'round { ... }' block that deals and offers moves")
         for act in gm.of(m.ActionDecl):
             if act.name not in self.offered:
@@ -154,7 +155,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         players = gm.of(m.PlayersDecl)
         self.least, self.most = 2, 4
         if not players:
-            self.error("the game does not say how many players it is for", Span(1, 1),
+            self.error("the game does not say how many players it is for", Span(),
                        "add a line like 'players 2 to 4'")
         else:
             p = players[0]
@@ -218,7 +219,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
     def cards(self):
         decls = self.gm.of(m.CardsDecl)
         if not decls:
-            self.error("the game has no cards", Span(1, 1), "add a line like 'cards rank * suit'")
+            self.error("the game has no cards", Span(), "add a line like 'cards rank * suit'")
         records: list[dict] = []
         for d in decls:
             choices = []
@@ -346,7 +347,16 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                     typ = T.value_type(v.type)
                 else:
                     self.unknown("type", v.type, v.span, list(VAR_TYPES) + list(self.attr_index))
-            var = Var(v.name, base, v.per_player, typ, None, v.span)
+            vis = "public"
+            if v.visibility is not None:
+                word, span = v.visibility
+                if word not in VAR_VISIBILITY:
+                    self.unknown("visibility", word, span, VAR_VISIBILITY)
+                elif word == "owner" and not v.per_player:
+                    self.error("only a per-player variable has an owner to show it to", span)
+                else:
+                    vis = word
+            var = Var(v.name, base, v.per_player, typ, None, v.span, vis)
             self.var_list.append(var)
             self.var_by_name[v.name] = var
             base += MAX_SEATS if v.per_player else 1

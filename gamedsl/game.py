@@ -145,6 +145,18 @@ class Game:
                 out.setdefault(key, cards[0])
         return out
 
+    def _value_aliases(self, act, arg) -> set:
+        """How a player may type a value: its name, its symbol, or its initial if no other value shares it."""
+        if not (act.param_type and T.is_value(act.param_type)):
+            return {_norm(self.arg_name(act, arg))}
+        for name, values, symbols in self.prog.attributes:
+            if name == act.param_type[6:]:
+                out = {_norm(values[arg]), _norm(symbols[arg])}
+                if sum(1 for v in values if v[:1].casefold() == values[arg][:1].casefold()) == 1:
+                    out.add(_norm(values[arg][:1]))
+                return out
+        return set()
+
     def parse_card(self, text: str) -> int:
         """A card id from its name (any of its aliases); raises KeyError."""
         c = self._card_aliases.get(_norm(text))
@@ -187,7 +199,7 @@ class Game:
         if act.param_type == T.CARD:
             card = self._card_aliases.get(rest)
             return card is not None and self.card_name(card) == self.card_name(arg)
-        return rest == _norm(self.arg_name(act, arg))
+        return rest in self._value_aliases(act, arg)
 
     # ---- observation
     def observe(self, state: State, player: int) -> dict:
@@ -201,9 +213,12 @@ class Game:
                 zones[z.name] = self._zone_view(state, z, z.base, False)
         variables = {}
         for var in self.prog.vars:
+            if var.visibility == "hidden":
+                continue
             if var.per_player:
+                seats = [player] if var.visibility == "owner" else range(state.np)
                 variables[var.name] = {self.player_name(k): self._value(var.type, state.v[var.base + k])
-                                       for k in range(state.np)}
+                                       for k in seats}
             else:
                 variables[var.name] = self._value(var.type, state.v[var.base])
         to_move = state.current_player()

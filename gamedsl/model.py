@@ -300,6 +300,7 @@ class VarDecl(Decl):
     per_player: bool
     type: str | None
     init: Expr | None
+    visibility: tuple | None = None  # (word, span): hidden / owner / public
 
 
 @node

@@ -26,6 +26,7 @@ class Var:
     type: str
     init: object  # fn(state) -> value
     span: Span
+    visibility: str = "public"  # hidden (nobody), owner (a per-player value: its owner), public
 
 
 @attrs.define

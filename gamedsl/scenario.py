@@ -161,11 +161,14 @@ class Runner:
 
     def setup(self, deal, variables):
         if deal is not None:
-            zones = {}
+            zones, rest = {}, None
             for k, v in mapping(deal, "zones and their cards"):
+                if scalar(k) == "rest":
+                    rest = self.zone(v)
+                    continue
                 zones[self.zone(k)] = self.cards(v)
             try:
-                self.state.rig(zones)
+                self.state.rig(zones, rest)
             except ValueError as exc:
                 raise ScenarioError(deal, str(exc)) from None
         if variables is not None:
@@ -193,6 +196,17 @@ class Runner:
             return self.card(node)
         if typ == T.BOOL:
             return scalar(node).lower() in ("true", "yes")
+        if T.is_value(typ):
+            for name, values, symbols in self.game.prog.attributes:
+                if name == typ[6:]:
+                    text = scalar(node, f"a {name}")
+                    if text in values:
+                        return values.index(text)
+                    if text in symbols:
+                        return symbols.index(text)
+                    hint = did_you_mean(text, values)
+                    raise ScenarioError(node, f"'{text}' is not a {name}" + (f"; {hint}" if hint else
+                                        f" (one of {', '.join(values)})"))
         return integer(node)
 
     def step(self, item):

@@ -377,11 +377,11 @@ class State:
         var = self.prog.var_by_name[name]
         self.v[var.base + (player if var.per_player else 0)] = value
 
-    def rig(self, zones: dict):
+    def rig(self, zones: dict, rest: int | None = None):
         """Put exactly the given cards in the given zones (a scenario's fixed deal).
 
         Cards that were in those zones and are not listed take the places the listed cards
-        leave, so every card stays in exactly one zone.
+        leave (any left over go to the `rest` zone), so every card stays in exactly one zone.
         """
         listed = [c for cards in zones.values() for c in cards]
         if len(set(listed)) != len(listed):
@@ -390,9 +390,16 @@ class State:
         wanted = set(listed)
         displaced = [c for zone in zones for c in self.z[zone] if c not in wanted]
         vacancies = [(self.loc[c], self.z[self.loc[c]].index(c)) for c in listed if self.loc[c] not in zones]
+        if rest is not None and rest not in zones:
+            extra = displaced[len(vacancies):]
+            displaced = displaced[:len(vacancies)]
+            self.z[rest].extend(extra)
+            for c in extra:
+                self.loc[c] = rest
         if len(displaced) > len(vacancies):
             names = ", ".join(self.game.card_name(c) for c in displaced[len(vacancies):])
-            raise ValueError(f"these cards would be left without a zone: {names}; say where they go")
+            raise ValueError(f"these cards would be left without a zone: {names}; say where they go, "
+                             "or name a zone for the rest with 'rest: ZONE'")
         for (zone, i), c in zip(vacancies, displaced):
             self.z[zone][i] = c
             self.loc[c] = zone

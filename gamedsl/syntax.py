@@ -138,6 +138,9 @@ def _at_previous_line(d: Diagnostic, err, lines: list[str]) -> Diagnostic:
         prev -= 1
     col = len(lines[prev - 1].rstrip()) + 1
     message = d.message.replace(", found ", " before ")
+    if "RBRACE" in err.expected:
+        first_word = lines[d.span.line - 1].split()[0]
+        message = f"a block is not closed: a '}}' is missing before '{first_word}' on line {d.span.line}"
     return Diagnostic(message, Span(prev, col, prev, col + 1), d.hint)
 
 
@@ -150,14 +153,46 @@ def _at_end(d: Diagnostic, lines: list[str]) -> Diagnostic:
     return Diagnostic(d.message, Span(last, col, last, col + 1), d.hint)
 
 
+_TOP_LEVEL = {"game", "players", "option", "limit", "heuristic", "attribute", "cards", "value", "zone",
+              "var", "param", "def", "action", "on", "modifier", "setup", "round", "end", "outcome",
+              "hidden", "owner", "public"}
+
+
+def _unclosed_blocks(lines: list[str]) -> list[Diagnostic]:
+    """Find a declaration that starts (at column 1) while a block is still open: a '}' is missing.
+
+    The open declaration is blanked, so the parser reports the rest of the file on its own.
+    """
+    out = []
+    depth, start = 0, 0
+    for i, line in enumerate(lines):
+        words = line.split()
+        if depth > 0 and words and not line[0].isspace() and words[0].rstrip("{") in _TOP_LEVEL:
+            prev = i
+            while prev > 0 and not lines[prev - 1].strip():
+                prev -= 1
+            col = len(lines[prev - 1].rstrip()) + 1
+            out.append(Diagnostic(f"a block is not closed: a '}}' is missing before '{words[0]}' on line {i + 1}",
+                                  Span(prev, col, prev, col + 1)))
+            for k in range(start, i):
+                lines[k] = ""
+            depth = 0
+        if depth == 0 and line.strip() and not line[0].isspace():
+            start = i
+        code = line.split("#", 1)[0]
+        code = "".join(code.split('"')[::2])  # braces inside strings do not count
+        depth += code.count("{") - code.count("}")
+    return out
+
+
 def parse(text: str, filename: str = "<string>") -> lark.Tree:
     """Parse a .game source into a Lark tree, or raise SourceError with every syntax error found.
 
     After an error, the top-level declaration holding it is blanked out and the rest is parsed
     again, so each broken declaration is reported once and errors do not cascade.
     """
-    diagnostics: list[Diagnostic] = []
     lines = text.split("\n")
+    diagnostics = _unclosed_blocks(lines)
     while len(diagnostics) < _MAX_ERRORS:
         try:
             tree = parser().parse("\n".join(lines))

@@ -89,8 +89,9 @@ def test_a_game_needs_players_cards_and_a_flow():
     with pytest.raises(gamedsl.SourceError) as info:
         gamedsl.load_source('game "Empty"\n', "e.game")
     out = info.value.format()
-    assert "e.game:1:1: error: the game does not say how many players it is for" in out
-    assert "e.game:1:1: error: the game has no cards" in out
+    # whole-file problems have no line to point at
+    assert "e.game: error: the game does not say how many players it is for" in out
+    assert "e.game: error: the game has no cards" in out
     assert "nothing ever happens" in out
 
 
@@ -116,3 +117,14 @@ round { if red == blue and shade == red { say "x" } let x = red }
     errs = [x for x in info.value.format().splitlines() if ": error: " in x]
     # 'blue', 'shade' and the declared type tell which 'red' is meant; a bare 'red' cannot.
     assert errs == ["t.game:8:61: error: 'red' is a value of several attributes (colour, back)"]
+
+
+def test_variable_visibility_words_are_checked():
+    errs = diagnostics('''secret var a = 0
+owner var b = 0
+round { say "x" }
+''')
+    assert errs == [
+        f"t.game:{line(1)}:1: error: unknown visibility 'secret'",
+        f"t.game:{line(2)}:1: error: only a per-player variable has an owner to show it to",
+    ]

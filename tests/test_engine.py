@@ -344,3 +344,28 @@ def test_a_player_sees_others_moves_but_not_their_hidden_cards():
     state.apply_action(min(state.legal_actions()))
     assert state.observation(0)["moves"] == ["P1: look at the skat", f"P1: put back {card}"]
     assert state.observation(1)["moves"] == ["P1: look at the skat", "P1: put back a card"]
+
+
+def test_variables_can_be_hidden_or_shown_to_their_owner_only():
+    game = load('''hidden var step = 0
+owner var secret per player = 0
+var shown per player = 0
+setup { for each p in players { p.secret = number(p) * 10  p.shown = number(p) } }
+round { end game }
+''')
+    state = game.new_state(players=2)
+    view = state.observation(1)["vars"]
+    assert "step" not in view
+    assert view["secret"] == {"P2": 20}
+    assert view["shown"] == {"P1": 1, "P2": 2}
+
+
+def test_a_value_move_can_be_typed_by_name_symbol_or_initial():
+    game = load('''var named: suit
+action name (x in [red, blue]) { named = x }
+round { choose name  end game }
+''')
+    state = game.new_state(players=2)
+    assert game.action_to_string(game.string_to_action(state, "name blue")) == "name blue"
+    assert game.action_to_string(game.string_to_action(state, "name b")) == "name blue"
+    assert game.action_to_string(game.string_to_action(state, "r")) == "name red"

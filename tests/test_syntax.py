@@ -50,3 +50,9 @@ def test_positions_on_nodes():
     tree = parse('game "X"\nplayers 2 to 4\n')
     players = tree.children[1]
     assert (players.meta.line, players.meta.column) == (2, 1)
+
+
+def test_a_missing_closing_brace_is_named():
+    out = errors('game "X"\nplayers 2\nround {\n  say "a"\n\naction a { say "b" }\n')
+    assert out.splitlines()[0] == (
+        "t.game:4:10: error: a block is not closed: a '}' is missing before 'action' on line 6")
