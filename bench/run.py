@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import random
 import re
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -37,15 +38,18 @@ class Row(NamedTuple):
         return self.seconds / self.moves * 1e6
 
 
+ROUNDS = 5              # Laus is measured in alternating slices, plain then gamedsl
+
+
 def measure(impl: str, game: str, players: int, play_one: Callable[[int], int],
-            seconds: float) -> Row:
-    """Play games with seeds 0, 1, 2... until `seconds` have passed (after one warm-up game)."""
+            seconds: float, first_seed: int = 0) -> Row:
+    """Play games with seeds first_seed, first_seed + 1, ... until `seconds` have passed."""
     try:
-        play_one(10**9)
+        play_one(10**9)  # warm-up
         games = moves = 0
         start = time.perf_counter()
         while True:
-            moves += play_one(games)
+            moves += play_one(first_seed + games)
             games += 1
             elapsed = time.perf_counter() - start
             if elapsed >= seconds:
@@ -54,11 +58,28 @@ def measure(impl: str, game: str, players: int, play_one: Callable[[int], int],
         return Row(impl, game, players, error=f"{type(e).__name__}: {e}")
 
 
-def plain_rows(seconds: float) -> list[Row]:
-    """The baseline: plain-Python Laus for 3 and 4 players."""
-    return [measure("plain", "laus", n, lambda seed, n=n: plain_laus.play_random_game(n, seed),
-                    seconds)
-            for n in (3, 4)]
+def add(a: Row, b: Row) -> Row:
+    return a._replace(games=a.games + b.games, moves=a.moves + b.moves, seconds=a.seconds + b.seconds,
+                      error=a.error or b.error)
+
+
+def interleaved(players: int, play_gamedsl: Callable[[int], int], seconds: float):
+    """Plain and gamedsl Laus in alternating slices: (plain row, gamedsl row, per-slice ratios).
+
+    The machine's speed drifts (other processes, frequency scaling); alternating short
+    slices exposes both to the same drift, and the median of the slice ratios ignores outliers.
+    """
+    plain = Row("plain", "laus", players)
+    ours = Row("gamedsl", "laus", players)
+    ratios = []
+    for k in range(ROUNDS):
+        p = measure("plain", "laus", players, lambda s: plain_laus.play_random_game(players, s),
+                    seconds / ROUNDS, plain.games)
+        g = measure("gamedsl", "laus", players, play_gamedsl, seconds / ROUNDS, ours.games)
+        plain, ours = add(plain, p), add(ours, g)
+        if not (p.error or g.error):
+            ratios.append(g.us_per_move / p.us_per_move)
+    return plain, ours, ratios
 
 
 def gamedsl_playout(game, players: int) -> Callable[[int], int]:
@@ -92,13 +113,10 @@ def gamedsl_rows(seconds: float, quick: bool) -> list[Row]:
     try:
         import gamedsl
     except Exception as e:
-        print(f"gamedsl is not importable ({type(e).__name__}: {e}); "
-              "reporting the plain-Python baseline only.\n")
-        return []
-    if not hasattr(gamedsl, "load_game"):
-        print("gamedsl has no load_game() yet; reporting the plain-Python baseline only.\n")
-        return []
+        print(f"gamedsl is not importable ({type(e).__name__}: {e})")
+        return [], {}
     rows = []
+    ratios = {}
     for path in sorted((ROOT / "games").glob("*.game")):
         start = time.perf_counter()
         try:
@@ -108,11 +126,16 @@ def gamedsl_rows(seconds: float, quick: bool) -> list[Row]:
             continue
         print(f"loaded {path.name} in {(time.perf_counter() - start) * 1000:.0f} ms")
         for n in player_counts(path, quick):
-            rows.append(measure("gamedsl", path.stem, n, gamedsl_playout(game, n), seconds))
-    return rows
+            if path.stem == "laus":
+                plain, ours, ratios[n] = interleaved(n, gamedsl_playout(game, n), 2 * seconds)
+                rows[:0] = [plain]
+                rows.append(ours)
+            else:
+                rows.append(measure("gamedsl", path.stem, n, gamedsl_playout(game, n), seconds))
+    return rows, ratios
 
 
-def report(rows: list[Row]) -> None:
+def report(rows: list[Row], ratios: dict) -> None:
     """Print the table; "x plain" is time per move over plain Laus's time per move."""
     baseline = {r.players: r.us_per_move for r in rows if r.impl == "plain" and not r.error}
     mean_baseline = sum(baseline.values()) / len(baseline) if baseline else None
@@ -131,10 +154,10 @@ def report(rows: list[Row]) -> None:
               f"{r.us_per_move:>8.2f} {ratio}")
     print("\nx plain: time per move / plain Laus time per move (Laus: same player count; "
           "other games: the mean of plain Laus 3p and 4p, as a yardstick).")
-    for r in rows:
-        if r.impl == "gamedsl" and r.game == "laus" and not r.error and r.players in baseline:
-            print(f"gamedsl Laus, {r.players} players: "
-                  f"{r.us_per_move / baseline[r.players]:.1f}x the plain-Python time per move")
+    for n, rs in sorted(ratios.items()):
+        if rs:
+            print(f"gamedsl Laus, {n} players: {statistics.median(rs):.1f}x the plain-Python time per move "
+                  f"(median of {len(rs)} alternating slices; range {min(rs):.1f}-{max(rs):.1f})")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -146,9 +169,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="0.5 s per measurement, one player count per non-Laus game")
     args = parser.parse_args(argv)
     seconds = 0.5 if args.quick else args.seconds
-    rows = plain_rows(seconds)
-    rows += gamedsl_rows(seconds, args.quick)
-    report(rows)
+    rows, ratios = gamedsl_rows(seconds, args.quick)
+    rows.sort(key=lambda r: (r.impl != "plain", r.game, r.players))
+    report(rows, ratios)
 
 
 if __name__ == "__main__":

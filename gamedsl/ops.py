@@ -126,6 +126,7 @@ def while_op(cond, body):
 
 
 def while_exit(s, fr):
+    s.count_step()
     if fr[4](s, fr[2]):
         fr[1] = 0
         s.stack.append(fr)
@@ -158,12 +159,13 @@ def turn_op(player, body):
         p = player(s, fr[2])
         s.stack.append([body, 0, fr[2], turn_exit, (s.me, s.turn)])
         s.me = s.turn = p
-        s.fire("turn start")
+        if s.turn_hooks[0]:
+            s.fire("turn start")
     return op
 
 
 def turn_exit(s, fr):
-    if s.prog.triggers.get("turn end"):
+    if s.turn_hooks[1]:
         s.stack.append([(), 0, None, restore_turn, fr[4]])
         s.fire("turn end")
     else:

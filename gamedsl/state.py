@@ -18,7 +18,7 @@ class State:
 
     __slots__ = ("game", "prog", "np", "z", "loc", "v", "opt", "stack", "me", "turn", "rng", "pending",
                  "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
-                 "fired", "fixed_random", "fixed_shuffles", "card_moves")
+                 "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "turn_hooks", "steps")
 
     def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=()):
         prog = game.prog
@@ -39,6 +39,9 @@ class State:
         self.terminal = False
         self.limit_hit = False
         self.fired: list = []
+        self.move_hooks = "move" in prog.triggers
+        self.turn_hooks = ("turn start" in prog.triggers, "turn end" in prog.triggers)
+        self.steps = 0
         self.fixed_random = list(fixed_random)
         self.fixed_shuffles = [list(order) for order in fixed_shuffles]
         self.stack: list = []
@@ -67,7 +70,7 @@ class State:
     def run(self):
         """Run the rules until a player must decide or the game is over."""
         stack = self.stack
-        steps = 0
+        self.steps = 0
         while stack:
             fr = stack[-1]
             code = fr[0]
@@ -87,19 +90,28 @@ class State:
                 if self.fired:
                     fired, self.fired = self.fired, []
                     stack.extend(reversed(fired))
+                elif fr[1] == len(code) and stack[-1] is fr:
+                    stack.pop()  # the block is done: leave it now rather than on the next pass
+                    if fr[3] is not None:
+                        fr[3](self, fr)
+                        if self.terminal:
+                            return
             else:
                 stack.pop()
                 if fr[3] is not None:
                     fr[3](self, fr)
                     if self.terminal:
                         return
-            steps += 1
-            if steps > _STEP_LIMIT:
-                raise GameRuntimeError(f"the rules ran {_STEP_LIMIT} steps without asking for a move: "
-                                       "a loop never ends")
         if not self.terminal and self.pending is None:
             self.end_game()
             self.run()
+
+    def count_step(self):
+        """Called where the rules can repeat (a waiting 'while', a new round): stops a loop that never asks."""
+        self.steps += 1
+        if self.steps > _STEP_LIMIT:
+            raise GameRuntimeError(f"the rules repeated {_STEP_LIMIT} times without asking for a move: "
+                                   "a loop never ends")
 
     def _located(self, exc, op, tb):
         span = getattr(op, "span", None)
@@ -119,6 +131,7 @@ class State:
         if prog.end_when is not None and prog.end_when(self, None):
             self.end_game()
             return
+        self.count_step()
         self.round += 1
         fr[1] = 0
         fr[2] = [None] * prog.round_locals
@@ -158,8 +171,12 @@ class State:
                 self.end_game()
 
     def _legal(self, player: int, actions) -> list[int]:
-        prev, self.me = self.me, player
         legal: list[int] = []
+        if player == self.me:
+            for act in actions:
+                act.legal(self, legal)
+            return legal
+        prev, self.me = self.me, player
         try:
             for act in actions:
                 act.legal(self, legal)
@@ -183,12 +200,15 @@ class State:
         self.pending = None
         self.history.append(action)
         self.moves += 1
-        act, arg = self.game.decode(action)
+        act, arg = self.game._decode[action]
         env = [None] * act.nlocals
         if act.domain is not None:
             env[0] = arg
-        self.stack.append([act.body, 0, env, ops.restore_me, self.me])
-        self.me = player
+        if player == self.me:
+            self.stack.append([act.body, 0, env, None, None])
+        else:
+            self.stack.append([act.body, 0, env, ops.restore_me, self.me])
+            self.me = player
         if act.param_type == "card":
             src = self.loc[arg]
             self.run()
@@ -248,23 +268,34 @@ class State:
         if card is None or card < 0:
             raise GameRuntimeError("there is no card to move")
         src = self.loc[card]
-        self.z[src].remove(card)
+        cards = self.z[src]
+        if cards[-1] == card:
+            cards.pop()
+        else:
+            cards.remove(card)
         if bottom:
             self.z[dest].insert(0, card)
         else:
             self.z[dest].append(card)
         self.loc[card] = dest
-        if "move" in self.prog.triggers:
+        if self.move_hooks:
             self._moved(card, src, dest)
 
     def move_top(self, n: int, src: int, dest: int, bottom: bool = False):
         source = self.z[src]
+        if self.move_hooks or bottom:
+            for _ in range(min(n, len(source))):
+                self.move(source[-1], dest, bottom)
+            return
+        target, loc = self.z[dest], self.loc
         for _ in range(min(n, len(source))):
-            self.move(source[-1], dest, bottom)
+            card = source.pop()
+            target.append(card)
+            loc[card] = dest
 
     def move_all(self, src: int, dest: int, bottom: bool = False):
         cards = list(self.z[src])
-        if "move" in self.prog.triggers or bottom:
+        if self.move_hooks or bottom:
             for c in (reversed(cards) if bottom else cards):
                 self.move(c, dest, bottom)
             return
@@ -357,6 +388,7 @@ class State:
         other.log = list(self.log)
         other.terminal, other.limit_hit = self.terminal, self.limit_hit
         other.fired = []
+        other.move_hooks, other.turn_hooks, other.steps = self.move_hooks, self.turn_hooks, 0
         other.fixed_random = list(self.fixed_random)
         other.fixed_shuffles = [list(o) for o in self.fixed_shuffles]
         return other

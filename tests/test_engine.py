@@ -369,3 +369,10 @@ round { choose name  end game }
     assert game.action_to_string(game.string_to_action(state, "name blue")) == "name blue"
     assert game.action_to_string(game.string_to_action(state, "name b")) == "name blue"
     assert game.action_to_string(game.string_to_action(state, "r")) == "name red"
+
+
+def test_rounds_that_never_ask_for_a_move_are_stopped():
+    game = load('''round { log += 1 }
+''')
+    with pytest.raises(GameRuntimeError, match="never ends"):
+        game.new_state(players=2)
