@@ -180,6 +180,13 @@ def restore_me(s, fr):
     s.me = fr[4]
 
 
+def card_action_exit(s, fr):
+    """A move with a card is done: note where its card went (for what others saw), restore 'me'."""
+    s.me, index, card = fr[4]
+    player, src, _ = s.card_moves[index]
+    s.card_moves[index] = (player, src, s.loc[card])
+
+
 def round_exit(s, fr):
     """The round block finished: run the 'round end' triggers, then decide what comes next."""
     s.stack.append([(), 0, None, after_round, fr])
@@ -217,7 +224,7 @@ def end_op(what):
             if f[3] is stop:
                 stop(s, f)
                 return
-            if f[3] is restore_me or f[3] is restore_turn:
+            if f[3] is restore_me or f[3] is restore_turn or f[3] is card_action_exit:
                 f[3](s, f)
         raise GameRuntimeError(f"'end {what}' outside a {what}")
     return op

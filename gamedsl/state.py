@@ -204,18 +204,16 @@ class State:
         env = [None] * act.nlocals
         if act.domain is not None:
             env[0] = arg
-        if player == self.me:
-            self.stack.append([act.body, 0, env, None, None])
-        else:
-            self.stack.append([act.body, 0, env, ops.restore_me, self.me])
-            self.me = player
         if act.param_type == "card":
+            # where the card went is read when the move's own rules are done, before the flow goes on
             src = self.loc[arg]
-            self.run()
-            self.card_moves.append((player, src, self.loc[arg]))
+            self.stack.append([act.body, 0, env, ops.card_action_exit, (self.me, len(self.card_moves), arg)])
+            self.card_moves.append((player, src, src))
         else:
-            self.run()
             self.card_moves.append((player, -1, -1))
+            self.stack.append([act.body, 0, env, None if player == self.me else ops.restore_me, self.me])
+        self.me = player
+        self.run()
 
     def explain(self, action: int) -> str:
         """Why a move is not legal now, in words."""

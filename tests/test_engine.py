@@ -376,3 +376,11 @@ def test_rounds_that_never_ask_for_a_move_are_stopped():
 ''')
     with pytest.raises(GameRuntimeError, match="never ends"):
         game.new_state(players=2)
+
+
+def test_a_card_played_face_up_is_seen_even_when_the_trick_is_then_taken():
+    state = LAUS.new_state(players=4, seed=8)
+    for _ in range(4):            # a whole trick: the cards end in a face-down pile
+        state.apply_action(min(state.legal_actions()))
+    seen = state.observation(0)["moves"]
+    assert len(seen) == 4 and not any(line.endswith("a card") for line in seen)

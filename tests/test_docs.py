@@ -1,0 +1,40 @@
+"""The docs quote the games as they are: a quoted block that no longer matches fails here."""
+import re
+from pathlib import Path
+
+import pytest
+
+import gamedsl
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def blocks(path: Path) -> list[str]:
+    return re.findall(r"```text\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
+
+
+def normalise(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.strip().splitlines())
+
+
+def test_every_block_of_the_laus_guide_is_in_the_game():
+    game = normalise((ROOT / "games" / "laus.game").read_text(encoding="utf-8"))
+    quoted = [b for b in blocks(ROOT / "docs" / "games" / "laus.md") if "design sketch" not in b]
+    assert quoted
+    for block in quoted:
+        lines = [line for line in normalise(block).splitlines() if line and line != "..."]
+        missing = [line for line in lines if line not in game]
+        assert not missing, f"docs/games/laus.md quotes lines that games/laus.game no longer has: {missing}"
+
+
+def test_the_tutorial_ends_with_the_whole_game():
+    tutorial = blocks(ROOT / "docs" / "tutorial.md")
+    game = (ROOT / "games" / "crazy_eights.game").read_text(encoding="utf-8")
+    assert any(normalise(b) == normalise(game) for b in tutorial), \
+        "docs/tutorial.md must end with the complete games/crazy_eights.game"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "games").glob("*.game")), ids=lambda p: p.name)
+def test_every_game_loads(path):
+    game = gamedsl.load_game(path)
+    assert game.num_distinct_actions() > 0
