@@ -9,6 +9,15 @@ BUILTINS = {"me", "players", "count", "any", "all", "sum", "max", "min", "best",
             "next", "previous", "top", "bottom", "abs", "seat", "number"}
 _NOPE = ("None", T.ANY)
 _AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst"}
+# One-argument built-ins: name -> (argument type, result type, Python template).
+_SIMPLE = {
+    "next": (T.PLAYER, T.PLAYER, "(({}) + 1) % s.np"),
+    "previous": (T.PLAYER, T.PLAYER, "(({}) - 1) % s.np"),
+    "seat": (T.NUM, T.PLAYER, "_seat(s, {})"),  # the n-th player, counting from 1
+    "top": (T.ZONE, T.CARD, "s.top({})"),
+    "bottom": (T.ZONE, T.CARD, "s.bottom({})"),
+    "abs": (T.NUM, T.NUM, "abs({})"),
+}
 
 
 class ExpressionCompiler:
@@ -230,6 +239,13 @@ class ExpressionCompiler:
 
     def ex_call(self, e: m.Call, scope: Scope, hint):
         f = e.func
+        if f in _SIMPLE:
+            want, result, template = _SIMPLE[f]
+            arg = self._one_arg(e, scope)
+            if arg is None:
+                return _NOPE
+            self.want(arg[1], want, e.args[0].span)
+            return template.format(arg[0]), result
         handler = getattr(self, "call_" + f, None)
         if handler is not None and f in BUILTINS:
             if f not in _AGGREGATES:
@@ -363,28 +379,6 @@ class ExpressionCompiler:
             return f"s.pick(s.z[{code}])", T.CARD
         return f"s.pick(tuple({code}))", self.elem_type(typ, e.args[0].span)
 
-    def call_next(self, e, scope):
-        arg = self._one_arg(e, scope)
-        if arg is None:
-            return _NOPE
-        self.want(arg[1], T.PLAYER, e.args[0].span)
-        return f"(({arg[0]}) + 1) % s.np", T.PLAYER
-
-    def call_previous(self, e, scope):
-        arg = self._one_arg(e, scope)
-        if arg is None:
-            return _NOPE
-        self.want(arg[1], T.PLAYER, e.args[0].span)
-        return f"(({arg[0]}) - 1) % s.np", T.PLAYER
-
-    def call_seat(self, e, scope):
-        """seat(n): the n-th player at the table, counting from 1."""
-        arg = self._one_arg(e, scope)
-        if arg is None:
-            return _NOPE
-        self.want(arg[1], T.NUM, e.args[0].span)
-        return f"_seat(s, {arg[0]})", T.PLAYER
-
     def call_number(self, e, scope):
         """number(x): a value's own number (rank 10 is 10), a player's seat number, a number itself."""
         arg = self._one_arg(e, scope)
@@ -403,25 +397,4 @@ class ExpressionCompiler:
             return f"_number(N_{attr}, {code})", T.NUM
         self.want(typ, T.NUM, e.args[0].span)
         return code, T.NUM
-
-    def call_top(self, e, scope):
-        arg = self._one_arg(e, scope)
-        if arg is None:
-            return _NOPE
-        self.want(arg[1], T.ZONE, e.args[0].span)
-        return f"s.top({arg[0]})", T.CARD
-
-    def call_bottom(self, e, scope):
-        arg = self._one_arg(e, scope)
-        if arg is None:
-            return _NOPE
-        self.want(arg[1], T.ZONE, e.args[0].span)
-        return f"s.bottom({arg[0]})", T.CARD
-
-    def call_abs(self, e, scope):
-        arg = self._one_arg(e, scope)
-        if arg is None:
-            return _NOPE
-        self.want(arg[1], T.NUM, e.args[0].span)
-        return f"abs({arg[0]})", T.NUM
 
