@@ -40,6 +40,15 @@ class Builder(Transformer):
     def heuristic_decl(self, meta, c):
         return m.Heuristic(span=_s(meta), value=c[0])
 
+    def invariant_decl(self, meta, c):
+        return m.InvariantDecl(span=_s(meta), name=c[0][1:-1], when=c[1] or "move", cond=c[2])
+
+    def at_round_end(self, meta, c):
+        return "round end"
+
+    def at_game_end(self, meta, c):
+        return "game end"
+
     def limit_decl(self, meta, c):
         return m.LimitDecl(span=_s(meta), moves=int(c[0]))
 

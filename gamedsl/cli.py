@@ -131,6 +131,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="the .game file")
     p.add_argument("scenarios", nargs="+", metavar="SCENARIO", help="a scenario .yaml file")
     p.set_defaults(func=cmd_test)
+
+    p = sub.add_parser("verify", help="check every invariant over many random games (hypothesis)",
+                       description="Play many random games with hypothesis, checking the invariants every "
+                                   "game keeps and the game's own 'invariant' declarations. A failure is "
+                                   "shrunk to a smallest game and written as a scenario that replays it.")
+    p.add_argument("file", metavar="FILE", help="the .game file")
+    p.add_argument("--players", type=int, help="one player count (default: every count the game allows)")
+    p.add_argument("--examples", type=int, default=100, help="games to try per player count (default 100)")
+    p.add_argument("--max-moves", type=int, default=400,
+                   help="moves checked per game (default 400; the game's own limit bounds it anyway)")
+    p.add_argument("--seed", type=int, default=0, help="the first game seed (default 0)")
+    p.add_argument("--out", metavar="PATH", help="where to write a failing game's scenario")
+    p.set_defaults(func=cmd_verify)
     return parser
 
 
@@ -489,22 +502,13 @@ def _print_simulation(out: Console, r: dict, elapsed: float):
 # ---- test
 
 def cmd_test(args) -> int:
+    from . import scenario
+
     game = _load(args.file)
-    try:
-        from . import scenario
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__package__}.scenario":
-            raise
-        raise CliError("gamedsl test: error: scenario files are not supported by this version of gamedsl "
-                       "(gamedsl/scenario.py is missing)") from None
     bad = False
     for path in args.scenarios:
         try:
-            if hasattr(scenario, "run_scenario"):  # (failures, number of checks)
-                failures, checks = scenario.run_scenario(game, path)
-            else:
-                result = scenario.run_scenario_file(game, path)
-                failures, checks = list(result or []), getattr(result, "checks", None)
+            failures, checks = scenario.run_scenario(game, path)
         except SourceError as exc:
             print(exc.format(), file=sys.stderr)
             bad = True
@@ -522,8 +526,33 @@ def cmd_test(args) -> int:
                 print(f"{where}:{line}: error: {f.message}" if line else f"{where}: error: {f.message}",
                       file=sys.stderr)
         else:
-            print(f"{path}: ok" + (f" ({checks} checks)" if checks is not None else ""))
+            print(f"{path}: ok ({checks} checks)")
     return 1 if bad else 0
+
+
+def cmd_verify(args) -> int:
+    from . import verify
+
+    game = _load(args.file)
+    counts = [args.players] if args.players else list(range(game.min_players, game.max_players + 1))
+    for n in counts:
+        if not game.min_players <= n <= game.max_players:
+            raise CliError(f"{game.name} is for {game.players_text()}, not {n}")
+    failed = False
+    for n in counts:
+        found = verify.minimal_failure(game, n, args.examples, args.max_moves, args.seed)
+        if found is None:
+            print(f"{args.file}, {n} players: {args.examples} games, every invariant holds")
+            continue
+        failed = True
+        run, error = found
+        out = Path(args.out or f"verify-failure-{Path(args.file).stem}-{n}p.yaml")
+        out.write_text(verify.failure_scenario(args.file, run, error), encoding="utf-8")
+        print(f"{args.file}, {n} players: {error}", file=sys.stderr)
+        print(f"  the smallest failing game found: seed {run.seed}, {len(run.texts)} moves: "
+              + ("; ".join(run.texts) or "(none: the start already fails)"), file=sys.stderr)
+        print(f"  replay it with: gamedsl test {args.file} {out}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

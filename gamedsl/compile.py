@@ -121,6 +121,10 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.in_outcome = False
         self.action_bodies()
         triggers = self.triggers()
+        invariants: dict = {}
+        for inv in gm.of(m.InvariantDecl):
+            fn = self.fn(inv.cond, Scope(), T.BOOL)
+            invariants.setdefault(inv.when, []).append((inv.name, fn, inv.span))
         heuristic = None
         for h in gm.of(m.Heuristic)[:1]:
             heuristic = self.fn(h.value, Scope(), T.NUM)
@@ -145,7 +149,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             actions=self.action_list, action_by_name=self.action_by_name, action_count=self.action_ids,
             setup=setup, setup_locals=setup_n, round=rnd if "round" in flows else None, round_locals=round_n,
             outcome=outcome, outcome_locals=outcome_n, end_when=end_when, triggers=triggers,
-            params=self.param_fns, heuristic=heuristic)
+            params=self.param_fns, heuristic=heuristic, invariants=invariants)
 
     # ---- declarations
     def header(self):

@@ -55,6 +55,10 @@ class IllegalAction(GamedslError):
     """A move that is not legal now; the message says why. The state is unchanged."""
 
 
+class InvariantViolation(GamedslError):
+    """An invariant of the game (declared in its file, or one every game keeps) does not hold."""
+
+
 class GameRuntimeError(GamedslError):
     """A rule failed while the game ran (for example: the top card of an empty zone)."""
 

@@ -11,6 +11,9 @@ from .program import MAX_SEATS, Program
 from .state import State
 
 
+_MOVES_SHOWN = 60  # an observation lists at most this many past moves
+
+
 def _norm(text: str) -> str:
     return "".join(text.casefold().split())
 
@@ -39,13 +42,13 @@ class Game:
 
     # ---- construction
     def new_state(self, players: int | None = None, seed: int = 0, options: dict | None = None,
-                  fixed_random=(), fixed_shuffles=()) -> State:
+                  fixed_random=(), fixed_shuffles=(), check_invariants: bool = False) -> State:
         """A new game, run up to the first decision. The same seed and moves give the same game."""
         n = self.min_players if players is None else players
         if not self.min_players <= n <= self.max_players:
             raise GamedslError(f"{self.name} is for {self.players_text()}, not {n}")
         opts = self.check_options(options or {})
-        return State(self, n, seed, opts, fixed_random, fixed_shuffles)
+        return State(self, n, seed, opts, fixed_random, fixed_shuffles, check_invariants)
 
     def players_text(self) -> str:
         if self.min_players == self.max_players:
@@ -227,8 +230,7 @@ class Game:
             "move": state.moves, "to_move": self.player_name(to_move) if to_move >= 0 else None,
             "zones": zones, "vars": variables,
             "log": [f"{self.player_name(p)}: {text}" for _, p, text in state.log[-8:]],
-            "moves": [f"{self.player_name(state.card_moves[k][0])}: {self.move_text(state, k, player)}"
-                      for k in range(max(0, state.moves - 8), state.moves)],
+            "moves": self.moves_seen(state, player),
         }
         if to_move == player:
             view["legal"] = [self._strings[a] for a in self.display_order(state.pending[1])]
@@ -237,18 +239,29 @@ class Game:
             view["places"] = {self.player_name(k): state.places[k] for k in range(state.np)}
         return view
 
-    def sees(self, state: State, instance: int, observer: int) -> bool:
-        """Whether a player sees the cards of a zone instance (its top card, for 'top')."""
+    def sees(self, instance: int, observer: int, on_top: bool) -> bool:
+        """Whether a player sees a card in a zone instance (in a 'top' zone, only while it is on top)."""
         z, owner = self._instance_names[instance]
-        return z.visibility in ("public", "top") or (z.visibility == "owner" and owner == observer)
+        vis = z.visibility
+        return vis == "public" or (vis == "top" and on_top) or (vis == "owner" and owner == observer)
 
     def move_text(self, state: State, index: int, observer: int) -> str:
         """Move number `index` as one player saw it: a card nobody showed them stays hidden."""
         action = state.history[index]
-        player, src, dst = state.card_moves[index]
-        if src < 0 or player == observer or self.sees(state, src, observer) or self.sees(state, dst, observer):
+        player, src, src_top, dst, dst_top = state.card_moves[index]
+        if src < 0 or player == observer or self.sees(src, observer, src_top) or self.sees(dst, observer, dst_top):
             return self._strings[action]
         return f"{self._decode[action][0].label} a card"
+
+    def moves_seen(self, state: State, player: int) -> list[str]:
+        """The moves since the player's own last move (that one included), as the player saw them."""
+        start = max(0, state.moves - _MOVES_SHOWN)
+        for k in range(state.moves - 1, start - 1, -1):
+            if state.card_moves[k][0] == player:
+                start = k
+                break
+        return [f"{self.player_name(state.card_moves[k][0])}: {self.move_text(state, k, player)}"
+                for k in range(start, state.moves)]
 
     def display_order(self, actions) -> list[int]:
         """Moves in the order to show them: by action, then by card (suit, then rank)."""

@@ -251,6 +251,13 @@ class Heuristic(Decl):
 
 
 @node
+class InvariantDecl(Decl):
+    name: str
+    when: str  # "move" (after every move), "round end", "game end"
+    cond: Expr
+
+
+@node
 class AttrValue(Decl):
     name: str
     symbol: str | None = None

@@ -183,12 +183,15 @@ def restore_me(s, fr):
 def card_action_exit(s, fr):
     """A move with a card is done: note where its card went (for what others saw), restore 'me'."""
     s.me, index, card = fr[4]
-    player, src, _ = s.card_moves[index]
-    s.card_moves[index] = (player, src, s.loc[card])
+    player, src, src_top, _, _ = s.card_moves[index]
+    dst = s.loc[card]
+    s.card_moves[index] = (player, src, src_top, dst, s.z[dst][-1] == card)
 
 
 def round_exit(s, fr):
     """The round block finished: run the 'round end' triggers, then decide what comes next."""
+    if s.checking:
+        s.check_invariants("round end")
     s.stack.append([(), 0, None, after_round, fr])
     s.fire("round end")
 
@@ -203,6 +206,8 @@ def round_start(s, fr):
 
 def finish_exit(s, fr):
     s.terminal = True
+    if s.checking:
+        s.check_invariants("game end")
 
 
 def choose_op(actions, by):

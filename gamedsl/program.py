@@ -90,6 +90,7 @@ class Program:
     triggers: dict  # kind -> [Trigger]
     params: dict  # name -> fn
     heuristic: object = None  # fn(state, env): how good the state is for state.me
+    invariants: dict = attrs.Factory(dict)  # when -> [(name, fn(state, env), span)]
 
     def card_count(self) -> int:
         return len(self.card_names)

@@ -10,6 +10,7 @@ import attrs
 import yaml
 
 from . import types as T
+from . import verify
 from .errors import GamedslError, IllegalAction, did_you_mean
 
 TOP_KEYS = {"name", "players", "seed", "options", "random", "shuffles", "deal", "vars", "moves", "expect"}
@@ -149,7 +150,7 @@ class Runner:
         fixed = [self.random_value(n) for n in sequence(top["random"])] if "random" in top else []
         shuffles = [self.cards(n) for n in sequence(top["shuffles"])] if "shuffles" in top else []
         try:
-            self.state = self.game.new_state(players, seed, options, fixed, shuffles)
+            self.state = self.game.new_state(players, seed, options, fixed, shuffles, check_invariants=True)
         except GamedslError as exc:
             raise ScenarioError(top.get("options") or top.get("random") or top.get("shuffles") or root,
                                 str(exc)) from None
@@ -241,9 +242,16 @@ class Runner:
                                       f"{self.game.player_name(state.current_player())}'s move")
         try:
             action = self.game.string_to_action(state, text)
-            state.apply_action(action)
         except IllegalAction as exc:
             raise ScenarioError(node, f"'{text}' was refused: {exc}") from None
+        self.apply(action, node)
+
+    def apply(self, action: int, node):
+        """Make a move, then check the invariants every game keeps; a failure names the scenario line."""
+        try:
+            self.state.apply_action(action)
+            verify.check_cards(self.state)
+            verify.check_decision(self.state)
         except GamedslError as exc:
             raise ScenarioError(node, str(exc)) from None
 
@@ -270,15 +278,15 @@ class Runner:
         if text == "round":
             start = state.round_number
             while not state.is_terminal() and state.round_number == start:
-                state.apply_action(min(state.legal_actions()))
+                self.apply(min(state.legal_actions()), node)
         elif text == "end":
             while not state.is_terminal():
-                state.apply_action(min(state.legal_actions()))
+                self.apply(min(state.legal_actions()), node)
         else:
             for _ in range(integer(node, "a number of moves, 'round' or 'end'")):
                 if state.is_terminal():
                     raise ScenarioError(node, "the game ended before all the automatic moves were made")
-                state.apply_action(min(state.legal_actions()))
+                self.apply(min(state.legal_actions()), node)
 
     def fail(self, node, message: str):
         self.failures.append(Failure(self.path, line_of(node), message))

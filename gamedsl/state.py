@@ -5,7 +5,7 @@ import hashlib
 import random
 
 from . import ops
-from .errors import GameRuntimeError, IllegalAction
+from .errors import GameRuntimeError, IllegalAction, InvariantViolation
 from .program import MAX_SEATS
 
 TERMINAL = -1
@@ -18,9 +18,10 @@ class State:
 
     __slots__ = ("game", "prog", "np", "z", "loc", "v", "opt", "stack", "me", "turn", "rng", "pending",
                  "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
-                 "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "turn_hooks", "steps")
+                 "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "turn_hooks", "steps", "checking")
 
-    def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=()):
+    def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=(),
+                 check_invariants: bool = False):
         prog = game.prog
         self.game, self.prog, self.np = game, prog, players
         self.z = [[] for _ in range(prog.zone_count)]
@@ -30,7 +31,8 @@ class State:
         self.me = self.turn = 0
         self.pending = None
         self.history: list[int] = []
-        self.card_moves: list[tuple[int, int, int]] = []  # per move: who, where its card was and went
+        # per move: who; where its card was and whether it was on top; where it went, and on top
+        self.card_moves: list[tuple[int, int, bool, int, bool]] = []
         self.moves = 0
         self.round = 0
         self.results = [None] * players
@@ -42,6 +44,7 @@ class State:
         self.move_hooks = "move" in prog.triggers
         self.turn_hooks = ("turn start" in prog.triggers, "turn end" in prog.triggers)
         self.steps = 0
+        self.checking = check_invariants  # check the game's declared invariants as it runs
         self.fixed_random = list(fixed_random)
         self.fixed_shuffles = [list(order) for order in fixed_shuffles]
         self.stack: list = []
@@ -105,6 +108,20 @@ class State:
         if not self.terminal and self.pending is None:
             self.end_game()
             self.run()
+
+    def check_invariants(self, when: str):
+        """Raise InvariantViolation if one of the game's invariants for this moment does not hold."""
+        if when == "game end" and self.limit_hit:
+            return  # a game stopped by its move limit has no regular end to check
+        for name, fn, span in self.prog.invariants.get(when, ()):
+            try:
+                ok = fn(self, None)
+            except (GameRuntimeError, TypeError, IndexError, ValueError, KeyError) as exc:
+                raise InvariantViolation(f"{self.prog.filename}:{span.line}:{span.column}: invariant "
+                                         f"'{name}' cannot be evaluated: {exc}") from None
+            if not ok:
+                raise InvariantViolation(f"{self.prog.filename}:{span.line}:{span.column}: invariant "
+                                         f"'{name}' does not hold (move {self.moves}, round {self.round})")
 
     def count_step(self):
         """Called where the rules can repeat (a waiting 'while', a new round): stops a loop that never asks."""
@@ -208,12 +225,14 @@ class State:
             # where the card went is read when the move's own rules are done, before the flow goes on
             src = self.loc[arg]
             self.stack.append([act.body, 0, env, ops.card_action_exit, (self.me, len(self.card_moves), arg)])
-            self.card_moves.append((player, src, src))
+            self.card_moves.append((player, src, self.z[src][-1] == arg, src, False))
         else:
-            self.card_moves.append((player, -1, -1))
+            self.card_moves.append((player, -1, False, -1, False))
             self.stack.append([act.body, 0, env, None if player == self.me else ops.restore_me, self.me])
         self.me = player
         self.run()
+        if self.checking:
+            self.check_invariants("move")
 
     def explain(self, action: int) -> str:
         """Why a move is not legal now, in words."""
@@ -387,6 +406,7 @@ class State:
         other.terminal, other.limit_hit = self.terminal, self.limit_hit
         other.fired = []
         other.move_hooks, other.turn_hooks, other.steps = self.move_hooks, self.turn_hooks, 0
+        other.checking = self.checking
         other.fixed_random = list(self.fixed_random)
         other.fixed_shuffles = [list(o) for o in self.fixed_shuffles]
         return other

@@ -388,51 +388,36 @@ def test_simulate_table_and_function(capsys):
 
 # ---- test (scenario files)
 
-def test_test_command_reports_failures(tmp_path, monkeypatch, capsys):
-    class Failure:
-        def __init__(self, path, line, message):
-            self.path, self.line, self.message = path, line, message
-
-    class Result(list):
-        checks = 4
-
-    def run_scenario_file(game, path):
-        if "bad" in str(path):
-            return [Failure(str(path), 7, "expected P2 to move, but P1 is to move")]
-        return Result()
-
-    fake = types.ModuleType("gamedsl.scenario")
-    fake.run_scenario_file = run_scenario_file
-    monkeypatch.setitem(sys.modules, "gamedsl.scenario", fake)
-    monkeypatch.setattr(gamedsl, "scenario", fake, raising=False)
-    assert main(["test", GAME, "good.yaml"]) == 0
-    assert capsys.readouterr().out == "good.yaml: ok (4 checks)\n"
-    assert main(["test", GAME, "good.yaml", "bad.yaml"]) == 1
-    cap = capsys.readouterr()
-    assert "good.yaml: ok" in cap.out
-    assert cap.err == "bad.yaml:7: error: expected P2 to move, but P1 is to move\n"
-
-
-def test_test_command_with_real_scenarios(tmp_path, capsys):
-    pytest.importorskip("gamedsl.scenario")
+def test_test_command_reports_failures_with_their_lines(tmp_path, capsys):
     good = ROOT / "tests" / "scenarios" / "laus" / "follow_suit.yaml"
-    if not good.exists():
-        pytest.skip("no scenario to run")
     text = good.read_text(encoding="utf-8")
     bad = tmp_path / "bad.yaml"
-    bad.write_text(text.replace("  to_move: P2", "  to_move: P1"), encoding="utf-8")
+    bad.write_text(text.replace("      to_move: P3                  # the jack took",
+                                "      to_move: P1                  # the jack took"), encoding="utf-8")
     assert main(["test", GAME, str(good)]) == 0
     assert re.fullmatch(rf"{re.escape(str(good))}: ok \(\d+ checks\)\n", capsys.readouterr().out)
-    assert main(["test", GAME, str(bad)]) == 1
+    assert main(["test", GAME, str(good), str(bad)]) == 1
+    cap = capsys.readouterr()
+    assert f"{good}: ok" in cap.out
+    line = text.splitlines().index("      to_move: P3                  # the jack took the trick and P3 leads") + 1
+    assert cap.err == f"{bad}:{line}: error: to move: expected P1, got P3\n"
+
+
+def test_verify_finds_a_broken_invariant_and_writes_a_scenario_that_replays_it(tmp_path, capsys):
+    broken = tmp_path / "broken.game"
+    text = (ROOT / "games" / "laus.game").read_text(encoding="utf-8")
+    broken.write_text(text.replace("== 120", "== 121"), encoding="utf-8")
+    out = tmp_path / "failure.yaml"
+    assert main(["verify", str(broken), "--players", "4", "--examples", "5", "--out", str(out)]) == 1
     err = capsys.readouterr().err
-    assert re.match(rf"{re.escape(str(bad))}:\d+: error: ", err) and "Traceback" not in err
-
-
-def test_test_command_without_scenario_support(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "gamedsl.scenario", None)
-    monkeypatch.delattr(gamedsl, "scenario", raising=False)
-    assert main(["test", GAME, "x.yaml"]) == 1
-    assert "scenario" in capsys.readouterr().err
+    assert "invariant 'the card points of a deal add up to 120' does not hold" in err
+    assert f"replay it with: gamedsl test {broken} {out}" in err
+    # the smallest failing game is one whole deal: 8 tricks of 4 cards
+    assert "32 moves" in err
+    assert main(["test", str(broken), str(out)]) == 1
+    assert "does not hold" in capsys.readouterr().err
+    assert main(["verify", GAME, "--players", "4", "--examples", "3"]) == 0
+    assert capsys.readouterr().out == f"{GAME}, 4 players: 3 games, every invariant holds\n"
 
 
 # ---- as a program

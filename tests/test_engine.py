@@ -342,7 +342,8 @@ def test_a_player_sees_others_moves_but_not_their_hidden_cards():
     state.apply_action(LAUS.string_to_action(state, "look at the skat"))
     card = LAUS.card_name(min(state.legal_actions()) - LAUS.prog.action_by_name["put_back"].first_id)
     state.apply_action(min(state.legal_actions()))
-    assert state.observation(0)["moves"] == ["P1: look at the skat", f"P1: put back {card}"]
+    # a view lists the moves since the player's own last move
+    assert state.observation(0)["moves"] == [f"P1: put back {card}"]
     assert state.observation(1)["moves"] == ["P1: look at the skat", "P1: put back a card"]
 
 
@@ -382,5 +383,23 @@ def test_a_card_played_face_up_is_seen_even_when_the_trick_is_then_taken():
     state = LAUS.new_state(players=4, seed=8)
     for _ in range(4):            # a whole trick: the cards end in a face-down pile
         state.apply_action(min(state.legal_actions()))
-    seen = state.observation(0)["moves"]
-    assert len(seen) == 4 and not any(line.endswith("a card") for line in seen)
+    seen = [LAUS.move_text(state, k, observer) for k in range(4) for observer in range(4)]
+    assert not any(text.endswith("a card") for text in seen)
+
+
+def test_a_card_slipped_under_the_top_of_a_pile_stays_hidden():
+    game = load('''action lay (c in me.hand) { move c to pile }
+action bury (c in me.hand) { move c to pile at bottom }
+round {
+  deal 2 from deck to hand
+  turn seat(1) { choose lay }
+  turn seat(1) { choose bury }
+  end game
+}
+''')
+    state = game.new_state(players=2, seed=4)
+    first, second = sorted(state.zone_cards("hand", 0))
+    state.apply_action(game.string_to_action(state, f"lay {game.card_name(first)}"))
+    state.apply_action(game.string_to_action(state, f"bury {game.card_name(second)}"))
+    assert state.observation(1)["moves"] == [f"P1: lay {game.card_name(first)}", "P1: bury a card"]
+    assert state.observation(0)["moves"][-1] == f"P1: bury {game.card_name(second)}"

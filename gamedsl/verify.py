@@ -1,0 +1,234 @@
+"""Invariants every game keeps, checked over random play; hypothesis shrinks a failure to a minimal game.
+
+The generic invariants (cards, decisions, refusals, determinism, clones, hidden information)
+are checked here in Python; a game's own `invariant` declarations are checked by the engine
+while it runs (check_invariants=True).
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import attrs
+
+from .errors import GamedslError, IllegalAction, InvariantViolation
+from .program import MAX_SEATS
+
+
+@attrs.define
+class Playout:
+    """One game played for verification: its set-up and the moves made so far."""
+
+    game: object
+    players: int
+    seed: int
+    moves: list = attrs.Factory(list)  # action ids
+    texts: list = attrs.Factory(list)  # the same moves, as typed
+
+
+def check_cards(state):
+    """Every card is in exactly one zone, where the state's index says it is."""
+    seen = Counter()
+    for instance, cards in enumerate(state.z):
+        for c in cards:
+            seen[c] += 1
+            if state.loc[c] != instance:
+                where = state.game.zone_instance_name(instance)
+                raise InvariantViolation(f"{state.game.card_name(c)} lies in {where} but the index "
+                                         f"says {state.game.zone_instance_name(state.loc[c])}")
+    total = state.game.card_count()
+    missing = [c for c in range(total) if seen[c] == 0]
+    twice = [c for c, n in seen.items() if n > 1]
+    if missing or twice:
+        names = ", ".join(state.game.card_name(c) for c in (missing or twice)[:5])
+        raise InvariantViolation(f"cards {'missing from every zone' if missing else 'in two places'}: {names}")
+
+
+def check_decision(state):
+    """Exactly one decision is pending (whose, and which moves), or the game is over."""
+    player = state.current_player()
+    legal = state.legal_actions()
+    if state.is_terminal():
+        if player != -1 or legal:
+            raise InvariantViolation("the game is over but a move is still asked for")
+        return
+    if not 0 <= player < state.np:
+        raise InvariantViolation(f"the game is not over but no player is to move (player {player})")
+    if not legal:
+        raise InvariantViolation("the game is not over but there is no legal move")
+    if len(set(legal)) != len(legal):
+        raise InvariantViolation("a legal move is offered twice")
+
+
+def check_refusal(state, rng: random.Random):
+    """An illegal move is refused with a reason and changes nothing."""
+    if state.is_terminal():
+        return
+    legal = set(state.legal_actions())
+    size = state.game.num_distinct_actions()
+    illegal = [a for a in rng.sample(range(size), min(size, 12)) if a not in legal]
+    if not illegal:
+        return
+    before = state.digest()
+    try:
+        state.apply_action(illegal[0])
+    except IllegalAction as exc:
+        if not str(exc):
+            raise InvariantViolation("an illegal move was refused without a reason") from None
+    else:
+        raise InvariantViolation(f"the illegal move '{state.action_to_string(illegal[0])}' was accepted")
+    if state.digest() != before:
+        raise InvariantViolation(f"refusing '{state.action_to_string(illegal[0])}' changed the state")
+
+
+def check_clone(state):
+    """A clone is independent of its original, and continues exactly like it."""
+    if state.is_terminal():
+        return
+    before = state.digest()
+    copy = state.clone()
+    if copy.digest() != before:
+        raise InvariantViolation("a clone differs from its original")
+    copy.apply_action(copy.legal_actions()[0])
+    if state.digest() != before:
+        raise InvariantViolation("a move made on a clone changed the original")
+
+
+def hidden_slots(state, player: int) -> list[tuple[int, int]]:
+    """The (zone instance, position) of every card the player cannot see now."""
+    game = state.game
+    slots = []
+    for z in game.prog.zones:
+        for k in range(MAX_SEATS if z.per_player else 1):
+            if z.per_player and k >= state.np:
+                break
+            instance = z.base + k
+            cards = state.z[instance]
+            if z.visibility == "public" or (z.visibility == "owner" and k == player):
+                continue
+            last = len(cards) - 1 if z.visibility == "top" else len(cards)
+            slots.extend((instance, i) for i in range(last))
+    return slots
+
+
+def redeal_hidden(state, player: int, rng: random.Random):
+    """A copy of the state in which the cards the player cannot see are dealt again at random."""
+    other = state.clone()
+    slots = hidden_slots(other, player)
+    cards = [other.z[inst][i] for inst, i in slots]
+    rng.shuffle(cards)
+    for (inst, i), c in zip(slots, cards):
+        other.z[inst][i] = c
+        other.loc[c] = inst
+    other.refresh()  # the decision pending now is worked out again from the new cards
+    return other
+
+
+def check_no_leak(state, rng: random.Random):
+    """Re-dealing what a player cannot see changes neither their view nor their legal moves."""
+    for player in range(state.np):
+        other = redeal_hidden(state, player, rng)
+        if other.observation(player) != state.observation(player):
+            diff = _first_difference(state.observation(player), other.observation(player))
+            raise InvariantViolation(f"{state.game.player_name(player)}'s view depends on cards they "
+                                     f"cannot see: {diff}")
+        if state.current_player() == player:
+            if sorted(map(state.action_to_string, other.legal_actions())) != \
+                    sorted(map(state.action_to_string, state.legal_actions())):
+                raise InvariantViolation(f"{state.game.player_name(player)}'s legal moves depend on cards "
+                                         "they cannot see")
+
+
+def _first_difference(a, b, path="") -> str:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            if a.get(key) != b.get(key):
+                return _first_difference(a.get(key), b.get(key), f"{path}.{key}" if path else str(key))
+    return f"{path}: {a!r} / {b!r}"
+
+
+def check_determinism(run: Playout, state):
+    """The same seed and the same moves give the same game."""
+    again = run.game.new_state(players=run.players, seed=run.seed)
+    for a in run.moves:
+        again.apply_action(a)
+    if again.digest() != state.digest() or again.history != state.history:
+        raise InvariantViolation("replaying the same seed and moves reached a different state")
+
+
+GENERIC = (check_cards, check_decision)
+
+
+def play(run: Playout, choose, max_moves: int, every: int = 7, rng: random.Random | None = None):
+    """Play a game choosing moves with `choose(legal) -> index`, checking every invariant.
+
+    Cheap invariants are checked after every move, the costlier ones every `every` moves
+    and at the end. Raises InvariantViolation (or another GamedslError) on a failure.
+    """
+    rng = rng or random.Random(run.seed)
+    state = run.game.new_state(players=run.players, seed=run.seed, check_invariants=True)
+    step = 0
+    while True:
+        for check in GENERIC:
+            check(state)
+        if step % every == 0 or state.is_terminal():
+            check_refusal(state, rng)
+            check_clone(state)
+            check_no_leak(state, rng)
+        if state.is_terminal() or step >= max_moves:
+            break
+        legal = state.game.display_order(state.legal_actions())
+        action = legal[choose(len(legal))]
+        run.moves.append(action)
+        run.texts.append(state.action_to_string(action))
+        state.apply_action(action)
+        step += 1
+    check_determinism(run, state)
+    if state.is_terminal():
+        if state.moves > state.prog.move_limit:
+            raise InvariantViolation(f"the game ran {state.moves} moves, past its limit of {state.prog.move_limit}")
+        if any(r not in (None, "win", "lose") for r in state.results) or len(state.returns()) != state.np:
+            raise InvariantViolation("the game ended without defined results")
+    return state
+
+
+def minimal_failure(game, players: int, examples: int, max_moves: int, seed: int = 0):
+    """Search for a game that breaks an invariant; returns (Playout, error) shrunk to a minimal one, or None."""
+    from hypothesis import HealthCheck, given, settings, strategies as st
+    from hypothesis.errors import HypothesisException
+
+    last: dict = {}
+
+    @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
+              suppress_health_check=list(HealthCheck), print_blob=False)
+    @given(st.integers(0, 2**31 - 1), st.data())
+    def search(game_seed, data):
+        run = Playout(game, players, seed + game_seed)
+        try:
+            play(run, lambda n: data.draw(st.integers(0, n - 1)), max_moves)
+        except GamedslError as exc:
+            last["run"], last["error"] = run, exc
+            raise
+
+    try:
+        search()
+    except GamedslError:
+        return last["run"], last["error"]
+    except HypothesisException as exc:  # pragma: no cover - hypothesis itself failing
+        raise GamedslError(f"the property search failed: {exc}") from None
+    return None
+
+
+def failure_scenario(game_path: str, run: Playout, error) -> str:
+    """A scenario file that replays a failing game (gamedsl test reproduces the failure)."""
+    import json
+    lines = [f"# gamedsl verify found: {error}",
+             f"# reproduce with: gamedsl test {game_path} THIS_FILE",
+             f"name: {json.dumps('invariant failure found by gamedsl verify')}",
+             f"players: {run.players}",
+             f"seed: {run.seed}",
+             "moves:"]
+    lines += [f"  - {json.dumps(t, ensure_ascii=False)}" for t in run.texts]
+    if not run.texts:
+        lines[-1] = "moves: []"
+    return "\n".join(lines) + "\n"
