@@ -60,7 +60,8 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.diags: list[Diagnostic] = []
         self.ns: dict = {"_best": ops.best, "_worst": ops.worst, "_rotate": ops.rotate,
                          "_loop_error": ops.loop_error, "_div": ops.divide,
-                         "_seat": ops.seat, "_number": ops.number, "_U": ops.UNSET}
+                         "_seat": ops.seat, "_number": ops.number, "_U": ops.UNSET,
+                         "_repeat_count": ops.repeat_count, "_pow": ops.power}
         self.has_move_triggers = any(t.event.kind == "move" for t in gm.of(m.TriggerDecl))
         self.known: dict[str, str] = {}  # every declared name -> what it is
         self.offered: set[str] = set()

@@ -146,6 +146,8 @@ class ExpressionCompiler:
         op = "//" if e.op == "/" else e.op
         if op in ("//", "%"):
             return f"_div({lc}, {rc}, {op!r})", T.NUM
+        if op == "**":
+            return f"_pow({lc}, {rc})", T.NUM
         return f"({lc} {op} {rc})", T.NUM
 
     def ex_neg(self, e: m.Neg, scope, hint):

@@ -13,7 +13,7 @@ from . import types as T
 from .errors import Span
 
 _WAITS = (m.Choose, m.Turn, m.End)
-LOOP_LIMIT = 100_000
+LOOP_LIMIT = ops.LOOP_LIMIT
 
 
 class StatementCompiler:
@@ -195,7 +195,7 @@ class StatementCompiler:
 
     def gen_repeat(self, st: m.Repeat, scope, ind, lines):
         n = self.fn_code(st.count, scope, T.NUM)
-        self.emit(lines, ind, f"for _ in range({n}):", st.count.span)
+        self.emit(lines, ind, f"for _ in range(_repeat_count({n})):", st.count.span)
         self.gen_body(st.body, scope, ind + 1, lines, st.span)
 
     def gen_while(self, st: m.While, scope, ind, lines):

@@ -46,8 +46,26 @@ def rotate(items: tuple, first) -> tuple:
     return items
 
 
+LOOP_LIMIT = 100_000
+POWER_LIMIT = 10_000  # an exponent past this is surely a mistake (and would take forever)
+
+
+def repeat_count(n: int) -> int:
+    if n > LOOP_LIMIT:
+        raise GameRuntimeError(f"'repeat {n}' is more than {LOOP_LIMIT} times without asking for a move")
+    return n
+
+
+def power(a: int, b: int) -> int:
+    if b < 0:
+        raise GameRuntimeError(f"a negative power ({a} ** {b}) is not a whole number")
+    if b > POWER_LIMIT or (abs(a) > 1 and b * max(1, abs(a).bit_length()) > 64 * POWER_LIMIT):
+        raise GameRuntimeError(f"{a} ** {b} is too large a number")
+    return a ** b
+
+
 def loop_error():
-    raise GameRuntimeError("a 'while' loop ran 100000 times without asking for a move: it never ends")
+    raise GameRuntimeError(f"a 'while' loop ran {LOOP_LIMIT} times without asking for a move: it never ends")
 
 
 def seat(s, n: int) -> int:
@@ -105,7 +123,7 @@ def if_op(branches, other):
 
 def repeat_op(count, body):
     def op(s, fr):
-        n = count(s, fr[2])
+        n = repeat_count(count(s, fr[2]))
         if n > 0 and body:
             s.stack.append([body, 0, fr[2], repeat_exit, n])
     return op

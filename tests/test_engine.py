@@ -403,3 +403,14 @@ round {
     state.apply_action(game.string_to_action(state, f"bury {game.card_name(second)}"))
     assert state.observation(1)["moves"] == [f"P1: lay {game.card_name(first)}", "P1: bury a card"]
     assert state.observation(0)["moves"][-1] == f"P1: bury {game.card_name(second)}"
+
+
+@pytest.mark.parametrize("body, message", [
+    ("repeat 1000000000 { log += 1 }", "more than 100000 times"),
+    ("log = 2 ** 1000000000", "too large a number"),
+    ("log = 2 ** (0 - 1)", "negative power"),
+])
+def test_runaway_arithmetic_and_repeats_are_stopped(body, message):
+    game = load(f"round {{ {body} }}\n")
+    with pytest.raises(GameRuntimeError, match=message):
+        game.new_state(players=2)
