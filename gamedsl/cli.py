@@ -549,7 +549,8 @@ def cmd_verify(args) -> int:
         out = Path(args.out or f"verify-failure-{Path(args.file).stem}-{n}p.yaml")
         out.write_text(verify.failure_scenario(args.file, run, error), encoding="utf-8")
         print(f"{args.file}, {n} players: {error}", file=sys.stderr)
-        print(f"  the smallest failing game found: seed {run.seed}, {len(run.texts)} moves: "
+        moves = f"{len(run.texts)} move{'' if len(run.texts) == 1 else 's'}"
+        print(f"  the smallest failing game found: seed {run.seed}, {moves}: "
               + ("; ".join(run.texts) or "(none: the start already fails)"), file=sys.stderr)
         print(f"  replay it with: gamedsl test {args.file} {out}", file=sys.stderr)
     return 1 if failed else 0

@@ -406,14 +406,14 @@ def test_test_command_reports_failures_with_their_lines(tmp_path, capsys):
 def test_verify_finds_a_broken_invariant_and_writes_a_scenario_that_replays_it(tmp_path, capsys):
     broken = tmp_path / "broken.game"
     text = (ROOT / "games" / "laus.game").read_text(encoding="utf-8")
-    broken.write_text(text.replace("== 120", "== 121"), encoding="utf-8")
+    broken.write_text(text.replace("if count(p.played) <= 1)", "if count(p.played) == 0)"), encoding="utf-8")
     out = tmp_path / "failure.yaml"
     assert main(["verify", str(broken), "--players", "4", "--examples", "5", "--out", str(out)]) == 1
     err = capsys.readouterr().err
-    assert "invariant 'the card points of a deal add up to 120' does not hold" in err
+    assert "invariant 'the trick has one card from each player who has played' does not hold" in err
     assert f"replay it with: gamedsl test {broken} {out}" in err
-    # the smallest failing game is one whole deal: 8 tricks of 4 cards
-    assert "32 moves" in err
+    # shrunk to the smallest failing game: the first card played
+    assert "seed 0, 1 move: play " in err
     assert main(["test", str(broken), str(out)]) == 1
     assert "does not hold" in capsys.readouterr().err
     assert main(["verify", GAME, "--players", "4", "--examples", "3"]) == 0
