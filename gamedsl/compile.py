@@ -429,7 +429,9 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.compiling_defs.add(name)
         d = self.def_info[name]
         scope = Scope()
-        args = [scope.bind(p, T.ANY) for p in d.params]
+        for p in sorted({p for p in d.params if d.params.count(p) > 1}):
+            self.error(f"function '{name}' names its parameter '{p}' twice", d.span)
+        args = list(dict.fromkeys(scope.bind(p, T.ANY) for p in d.params))
         code, typ = self.expr(d.body, scope)
         self.ns["D_" + name] = eval(f"lambda s, {''.join(a + ', ' for a in args)}: ({code})", self.ns)  # noqa: S307
         self.def_types[name] = typ

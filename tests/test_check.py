@@ -128,3 +128,10 @@ round { say "x" }
         f"t.game:{line(1)}:1: error: unknown visibility 'secret'",
         f"t.game:{line(2)}:1: error: only a per-player variable has an owner to show it to",
     ]
+
+
+def test_a_function_cannot_name_a_parameter_twice():
+    errs = diagnostics('''def f(x, y, x) = x + y
+round { say "x" }
+''')
+    assert errs == [f"t.game:{line(1)}:5: error: function 'f' names its parameter 'x' twice"]
