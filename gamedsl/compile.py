@@ -132,6 +132,9 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         end_when = None
         for ew in gm.of(m.EndWhen):
             end_when = self.fn(ew.cond, Scope(), T.BOOL)
+        if self.ncards and not self.zone_list:
+            self.error("the game has cards but no zone to put them in", Span(),
+                       "add a line like 'zone deck: hidden, stack' (every card starts in the first zone)")
         if "round" not in flows and "setup" not in flows:
             self.error("the game has no 'setup' or 'round' block, so nothing ever happens", Span(),
                        "add a 'round { ... }' block that deals and offers moves")

@@ -9,7 +9,7 @@ from .errors import GameRuntimeError, IllegalAction, InvariantViolation
 from .program import MAX_SEATS
 
 TERMINAL = -1
-# Ops run without a move in between before the rules are declared to be looping.
+# How often the rules may repeat (a waiting 'while', a new round) without a move before they are declared looping.
 _STEP_LIMIT = 200_000
 
 
@@ -18,7 +18,8 @@ class State:
 
     __slots__ = ("game", "prog", "np", "z", "loc", "v", "opt", "stack", "me", "turn", "rng", "pending",
                  "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
-                 "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "turn_hooks", "steps", "checking")
+                 "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "turn_hooks",
+                 "steps", "checking")
 
     def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=(),
                  check_invariants: bool = False):

@@ -95,6 +95,12 @@ def test_a_game_needs_players_cards_and_a_flow():
     assert "nothing ever happens" in out
 
 
+def test_cards_need_a_zone():
+    with pytest.raises(gamedsl.SourceError) as info:
+        gamedsl.load_source('game "T"\nplayers 2\nattribute rank: 1, 2\ncards rank\nround { say "x" }\n', "z.game")
+    assert info.value.format().startswith("z.game: error: the game has cards but no zone to put them in")
+
+
 def test_the_outcome_cannot_ask_for_a_move():
     errs = diagnostics('''action a { say "a" }
 round { choose a }
