@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from lark import Token, Transformer, v_args
+from lark.exceptions import VisitError
 
 from . import model as m
-from .errors import Span
+from .errors import Diagnostic, SourceError, Span
 from .syntax import parse
 
 
@@ -309,5 +310,13 @@ class Builder(Transformer):
 def build(text: str, filename: str = "<string>") -> m.GameModel:
     """Parse and build the model of a .game source (no semantic checks yet)."""
     tree = parse(text, filename)
-    decls = Builder().transform(tree)
+    try:
+        decls = Builder().transform(tree)
+    except (RecursionError, VisitError) as exc:
+        if isinstance(exc, VisitError) and not isinstance(exc.orig_exc, RecursionError):
+            raise
+        line = getattr(getattr(exc, "obj", None), "meta", None)
+        span = Span(line.line, line.column) if line is not None and not getattr(line, "empty", True) else Span()
+        raise SourceError(filename, text, [Diagnostic("the file nests expressions or blocks too deeply", span,
+                                                      "split deep expressions with 'let' or 'def'")]) from None
     return m.GameModel(filename=filename, text=text, decls=decls)

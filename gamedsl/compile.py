@@ -13,6 +13,7 @@ from .program import MAX_SEATS, Action, Program, Trigger, Var, Zone
 
 ZONE_PROPS = {"hidden", "owner", "public", "top", "stack", "pile"}
 VAR_VISIBILITY = ("hidden", "owner", "public")
+MAX_CARDS = 10_000
 VAR_TYPES = {"number": T.NUM, "player": T.PLAYER, "card": T.CARD, "bool": T.BOOL}
 
 
@@ -59,7 +60,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.gm = gm
         self.diags: list[Diagnostic] = []
         self.ns: dict = {"_best": ops.best, "_worst": ops.worst, "_rotate": ops.rotate,
-                         "_loop_error": ops.loop_error, "_div": ops.divide,
+                         "_div": ops.divide,
                          "_seat": ops.seat, "_number": ops.number, "_U": ops.UNSET,
                          "_repeat_count": ops.repeat_count, "_pow": ops.power}
         self.has_move_triggers = any(t.event.kind == "move" for t in gm.of(m.TriggerDecl))
@@ -78,6 +79,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.option_index, self.options = {}, {}
         self.ncards = 0
         self.hoist: list | None = None  # names of values computed once per legal-move loop
+        self.where = Span()  # the statement or declaration being compiled, for errors past Python's limits
         self.agg_depth = 0
 
     # ---- diagnostics
@@ -251,6 +253,12 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             where = None
             if d.where is not None:
                 where = self.fn_cards_where(d.where)
+            size = d.times
+            for choice in choices:
+                size *= len(choice)
+            if len(records) + size > MAX_CARDS:
+                self.error(f"this makes more than {MAX_CARDS} cards", d.span)
+                continue
             for combo in itertools.product(*choices):
                 rec = dict(combo)
                 if where is not None and not self._safe_where(where, rec, d.where.span):
@@ -545,4 +553,11 @@ class Compiler(StatementCompiler, ExpressionCompiler):
 
 def compile_model(gm: m.GameModel) -> Program:
     """Check a model and compile it; raises SourceError listing every problem."""
-    return Compiler(gm).compile()
+    compiler = Compiler(gm)
+    try:
+        return compiler.compile()
+    except (RecursionError, SyntaxError, MemoryError):  # SyntaxError: nesting past Python's own limits
+        span = compiler.where
+        raise SourceError(gm.filename, gm.text, compiler.diags + [Diagnostic(
+            "this rule is nested too deeply to compile", span,
+            "split it with 'let' or 'def'")]) from None

@@ -43,6 +43,8 @@ class ExpressionCompiler:
 
     def expr(self, e: m.Expr, scope: Scope, hint: str | None = None) -> tuple[str, str]:
         """(python code, type) of an expression; `hint` is the type a bare value name should take."""
+        if e.span.line:
+            self.where = e.span
         return getattr(self, "ex_" + type(e).__name__.lower())(e, scope, hint)
 
     def ex_number(self, e, scope, hint):
@@ -185,7 +187,8 @@ class ExpressionCompiler:
             for (c, t), x in zip(items, e.collection.items):
                 if t != it and T.ANY not in (t, it):
                     self.error(f"cannot look for {T.describe(it)} among {T.describe(t)}s", x.span)
-            return f"({neg}({ic}) in ({', '.join(c for c, _ in items)},))", T.BOOL
+            listed = f"({', '.join(c for c, _ in items)},)" if items else "()"
+            return f"({neg}({ic}) in {listed})", T.BOOL
         cc, ct = self.expr(e.collection, scope)
         if ct == T.ZONE:
             self.want(it, T.CARD, e.item.span)

@@ -13,7 +13,6 @@ from . import types as T
 from .errors import Span
 
 _WAITS = (m.Choose, m.Turn, m.End)
-LOOP_LIMIT = ops.LOOP_LIMIT
 
 
 class StatementCompiler:
@@ -45,6 +44,7 @@ class StatementCompiler:
         out, run = [], []
         ended = None
         for st in stmts:
+            self.where = st.span
             if ended is not None:
                 self.error(f"this statement can never run: it follows 'end {ended}'", st.span)
                 ended = None
@@ -196,15 +196,13 @@ class StatementCompiler:
     def gen_repeat(self, st: m.Repeat, scope, ind, lines):
         n = self.fn_code(st.count, scope, T.NUM)
         self.emit(lines, ind, f"for _ in range(_repeat_count({n})):", st.count.span)
+        self.emit(lines, ind + 1, "s.count_step()", st.span)
         self.gen_body(st.body, scope, ind + 1, lines, st.span)
 
     def gen_while(self, st: m.While, scope, ind, lines):
         cond = self.fn_code(st.cond, scope, T.BOOL)
-        counter = f"_w{len(lines)}"
-        self.emit(lines, ind, f"{counter} = 0", st.span)
         self.emit(lines, ind, f"while {cond}:", st.cond.span)
-        self.emit(lines, ind + 1, f"{counter} += 1", st.span)
-        self.emit(lines, ind + 1, f"if {counter} > {LOOP_LIMIT}: _loop_error()", st.span)
+        self.emit(lines, ind + 1, "s.count_step()", st.span)
         self.gen_body(st.body, scope, ind + 1, lines, st.span)
 
     def gen_foreach(self, st: m.ForEach, scope, ind, lines):
@@ -212,6 +210,7 @@ class StatementCompiler:
         if start is not None:
             domain = f"_rotate(tuple({domain}), {start})"
         self.emit(lines, ind, f"for {slot} in tuple({domain}):", st.domain.span)
+        self.emit(lines, ind + 1, "s.count_step()", st.span)
         self.gen_body(st.body, scope, ind + 1, lines, st.span)
 
     def loop_parts(self, st: m.ForEach, scope):

@@ -64,10 +64,6 @@ def power(a: int, b: int) -> int:
     return a ** b
 
 
-def loop_error():
-    raise GameRuntimeError(f"a 'while' loop ran {LOOP_LIMIT} times without asking for a move: it never ends")
-
-
 def seat(s, n: int) -> int:
     """The n-th seat, counting from 1."""
     if not 1 <= n <= s.np:

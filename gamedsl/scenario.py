@@ -374,7 +374,7 @@ class Runner:
             self.equal(v, self.state.places[p], integer(v), f"place of {self.game.player_name(p)}")
 
     def expect_returns(self, node):
-        want = [float(scalar(x)) for x in sequence(node, "a list of numbers")]
+        want = [float(integer(x, "a number")) for x in sequence(node, "a list of numbers")]
         self.equal(node, self.state.returns(), want, "returns")
 
     def expect_over(self, node):

@@ -9,8 +9,8 @@ from .errors import GameRuntimeError, IllegalAction, InvariantViolation
 from .program import MAX_SEATS
 
 TERMINAL = -1
-# How often the rules may repeat (a waiting 'while', a new round) without a move before they are declared looping.
-_STEP_LIMIT = 200_000
+# How many loop turns (and new rounds) the rules may take without a move before they are declared looping.
+_STEP_LIMIT = 1_000_000
 
 
 class State:
@@ -86,9 +86,13 @@ class State:
                     op(self, fr)
                 except (GameRuntimeError, IllegalAction) as exc:
                     raise self._located(exc, op, exc.__traceback__) from None
-                except (TypeError, IndexError, ValueError, KeyError, ZeroDivisionError, AttributeError) as exc:
+                except (TypeError, IndexError, ValueError, KeyError, ZeroDivisionError, AttributeError,
+                        OverflowError) as exc:
                     err = GameRuntimeError(f"a rule failed: {exc}")
                     raise self._located(err, op, exc.__traceback__) from None
+                except RecursionError:
+                    err = GameRuntimeError("the rules call functions inside functions too deeply")
+                    raise self._located(err, op, None) from None
                 if self.pending is not None:
                     return
                 if self.fired:
@@ -125,11 +129,11 @@ class State:
                                          f"'{name}' does not hold (move {self.moves}, round {self.round})")
 
     def count_step(self):
-        """Called where the rules can repeat (a waiting 'while', a new round): stops a loop that never asks."""
+        """Called at every turn of a loop and every new round: stops rules that never ask for a move."""
         self.steps += 1
         if self.steps > _STEP_LIMIT:
             raise GameRuntimeError(f"the rules repeated {_STEP_LIMIT} times without asking for a move: "
-                                   "a loop never ends")
+                                   "a loop never ends (or loops inside loops run far too long)")
 
     def _located(self, exc, op, tb):
         span = getattr(op, "span", None)
@@ -472,7 +476,7 @@ class State:
             if self.pending is None and not self.terminal:
                 self.run()
 
-    def evaluate(self, player: int) -> float:
+    def evaluate(self, player: int):
         """The game's heuristic for one player (its returns once the game is over; 0 without one)."""
         if self.terminal:
             return 1000.0 * self.returns()[player]
@@ -481,7 +485,7 @@ class State:
             return 0.0
         prev, self.me = self.me, player
         try:
-            return float(fn(self, None))
+            return fn(self, None)
         finally:
             self.me = prev
 

@@ -153,9 +153,9 @@ def _at_end(d: Diagnostic, lines: list[str]) -> Diagnostic:
     return Diagnostic(d.message, Span(last, col, last, col + 1), d.hint)
 
 
-_TOP_LEVEL = {"game", "players", "option", "limit", "heuristic", "attribute", "cards", "value", "zone",
-              "var", "param", "def", "action", "on", "modifier", "setup", "round", "end", "outcome",
-              "hidden", "owner", "public"}
+# Words that can only start a declaration, never a statement ('end' and 'hidden' can do both).
+_TOP_LEVEL = {"game", "players", "option", "limit", "heuristic", "invariant", "attribute", "cards", "value",
+              "zone", "var", "param", "def", "action", "on", "modifier", "setup", "round", "outcome"}
 
 
 def _unclosed_blocks(lines: list[str]) -> list[Diagnostic]:
@@ -167,7 +167,10 @@ def _unclosed_blocks(lines: list[str]) -> list[Diagnostic]:
     depth, start = 0, 0
     for i, line in enumerate(lines):
         words = line.split()
-        if depth > 0 and words and not line[0].isspace() and words[0].rstrip("{") in _TOP_LEVEL:
+        starts_declaration = words and (words[0].rstrip("{") in _TOP_LEVEL or (
+            words[0] in ("hidden", "owner", "public") and len(words) > 1 and words[1] == "var")) and not (
+            len(words) > 1 and words[1] in ("=", "+=", "-=", "*=", "."))  # an assignment: value = 3
+        if depth > 0 and starts_declaration and not line[0].isspace():
             prev = i
             while prev > 0 and not lines[prev - 1].strip():
                 prev -= 1
