@@ -13,6 +13,7 @@ from . import types as T
 from .errors import Span
 
 _WAITS = (m.Choose, m.Turn, m.End)
+STEP_LIMIT = ops.STEP_LIMIT
 
 
 class StatementCompiler:
@@ -196,13 +197,15 @@ class StatementCompiler:
     def gen_repeat(self, st: m.Repeat, scope, ind, lines):
         n = self.fn_code(st.count, scope, T.NUM)
         self.emit(lines, ind, f"for _ in range(_repeat_count({n})):", st.count.span)
-        self.emit(lines, ind + 1, "s.count_step()", st.span)
+        self.emit(lines, ind + 1, "s.steps += 1", st.span)
+        self.emit(lines, ind + 1, f"if s.steps > {STEP_LIMIT}: s.count_step()", st.span)
         self.gen_body(st.body, scope, ind + 1, lines, st.span)
 
     def gen_while(self, st: m.While, scope, ind, lines):
         cond = self.fn_code(st.cond, scope, T.BOOL)
         self.emit(lines, ind, f"while {cond}:", st.cond.span)
-        self.emit(lines, ind + 1, "s.count_step()", st.span)
+        self.emit(lines, ind + 1, "s.steps += 1", st.span)
+        self.emit(lines, ind + 1, f"if s.steps > {STEP_LIMIT}: s.count_step()", st.span)
         self.gen_body(st.body, scope, ind + 1, lines, st.span)
 
     def gen_foreach(self, st: m.ForEach, scope, ind, lines):
@@ -210,7 +213,6 @@ class StatementCompiler:
         if start is not None:
             domain = f"_rotate(tuple({domain}), {start})"
         self.emit(lines, ind, f"for {slot} in tuple({domain}):", st.domain.span)
-        self.emit(lines, ind + 1, "s.count_step()", st.span)
         self.gen_body(st.body, scope, ind + 1, lines, st.span)
 
     def loop_parts(self, st: m.ForEach, scope):

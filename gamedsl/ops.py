@@ -46,7 +46,8 @@ def rotate(items: tuple, first) -> tuple:
     return items
 
 
-LOOP_LIMIT = 100_000
+LOOP_LIMIT = 100_000  # a single 'repeat' count past this is surely a mistake
+STEP_LIMIT = 1_000_000  # loop turns and new rounds without a move, before the rules are declared looping
 POWER_LIMIT = 10_000  # an exponent past this is surely a mistake (and would take forever)
 
 

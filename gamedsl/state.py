@@ -9,8 +9,7 @@ from .errors import GameRuntimeError, IllegalAction, InvariantViolation
 from .program import MAX_SEATS
 
 TERMINAL = -1
-# How many loop turns (and new rounds) the rules may take without a move before they are declared looping.
-_STEP_LIMIT = 1_000_000
+_STEP_LIMIT = ops.STEP_LIMIT
 
 
 class State:
