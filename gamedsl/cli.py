@@ -24,6 +24,7 @@ from .agents import BOTS, make_bot
 from .errors import GameRuntimeError, GamedslError, SourceError
 from .game import load_game
 from .human import HumanSeat, Quit
+from .logfile import path_exists
 from .logfile import (LogError, LogWriter, end_mismatch, file_sha256, game_path, read_log,
                       replay_moves, rewrite)
 from .simulate import bot_seed, effective_options, seat_kinds, simulate
@@ -208,7 +209,7 @@ def _err() -> Console:
 def _load(path):
     """A game from its file; a missing file is one clear line."""
     p = Path(path)
-    if not p.exists():
+    if not path_exists(p):
         raise CliError(f"{path}: error: no such file")
     if p.is_dir():
         raise CliError(f"{path}: error: this is a folder, not a game file")
@@ -297,7 +298,7 @@ def _agents(seats: list[str], seed: int) -> list:
 def _log_game(data):
     """The game file a log was played with, and the game."""
     gpath = game_path(data)
-    if not gpath.is_file():
+    if not path_exists(gpath) or gpath.is_dir():
         raise LogError(data.path, data.start_line, f"the game file '{data.start['game']}' of this log is not "
                                                    "found (looked from here and beside the log)")
     return gpath, _load(gpath)

@@ -199,6 +199,8 @@ def read_log(path) -> LogData:
             raise LogError(path, lineno, "this line is not UTF-8 text") from None
         try:
             obj = json.loads(line)
+        except RecursionError:
+            raise LogError(path, lineno, "this line nests JSON too deeply to be a log line") from None
         except ValueError as exc:
             if not complete:
                 truncated = needs_rewrite = True  # a half-written last line: a game killed while writing it
@@ -250,15 +252,23 @@ def read_log(path) -> LogData:
 def game_path(data: LogData) -> Path:
     """The game file a log names: as written in it, else relative to the log's folder, else where it was."""
     given = Path(data.start["game"])
-    if given.exists() or given.is_absolute():
+    if path_exists(given) or given.is_absolute():
         return given
     beside = Path(data.path).parent / given
-    if beside.exists():
+    if path_exists(beside):
         return beside
     absolute = data.start.get("game_abspath")
-    if isinstance(absolute, str) and Path(absolute).exists():
+    if isinstance(absolute, str) and path_exists(Path(absolute)):
         return Path(absolute)
     return given
+
+
+def path_exists(path) -> bool:
+    """Whether a file exists; a name the system cannot even look up (too long, odd bytes) does not."""
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError):
+        return False
 
 
 def new_state(game, data: LogData):

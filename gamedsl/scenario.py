@@ -406,6 +406,8 @@ def run_scenario(game, path) -> tuple[list[Failure], int]:
         return [Failure(path, 0, f"cannot read the scenario: {exc}")], 0
     try:
         root = yaml.compose(text)
+    except RecursionError:
+        return [Failure(path, 0, "the scenario nests lists or mappings too deeply")], 0
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         return [Failure(path, mark.line + 1 if mark else 0, f"not valid YAML: {getattr(exc, 'problem', exc)}")], 0
@@ -416,6 +418,8 @@ def run_scenario(game, path) -> tuple[list[Failure], int]:
         runner.run(root)
     except ScenarioError as exc:
         runner.failures.append(Failure(path, exc.line, str(exc)))
+    except RecursionError:
+        runner.failures.append(Failure(path, 0, "the scenario nests lists or mappings too deeply"))
     except GamedslError as exc:
         runner.failures.append(Failure(path, 0, str(exc)))
     return runner.failures, runner.checks

@@ -10,6 +10,7 @@ from .program import MAX_SEATS
 
 TERMINAL = -1
 _STEP_LIMIT = ops.STEP_LIMIT
+_ROUND_WEIGHT = _STEP_LIMIT // 1000
 
 
 class State:
@@ -127,9 +128,9 @@ class State:
                 raise InvariantViolation(f"{self.prog.filename}:{span.line}:{span.column}: invariant "
                                          f"'{name}' does not hold (move {self.moves}, round {self.round})")
 
-    def count_step(self):
+    def count_step(self, weight: int = 1):
         """Called at every turn of a loop and every new round: stops rules that never ask for a move."""
-        self.steps += 1
+        self.steps += weight
         if self.steps > _STEP_LIMIT:
             raise GameRuntimeError(f"the rules repeated {_STEP_LIMIT} times without asking for a move: "
                                    "a loop never ends (or loops inside loops run far too long)")
@@ -152,7 +153,7 @@ class State:
         if prog.end_when is not None and prog.end_when(self, None):
             self.end_game()
             return
-        self.count_step()
+        self.count_step(_ROUND_WEIGHT)  # a thousand rounds without a single move: the game is stuck
         self.round += 1
         fr[1] = 0
         fr[2] = [None] * prog.round_locals
