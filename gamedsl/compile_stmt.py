@@ -92,6 +92,11 @@ class StatementCompiler:
     def emit(self, lines: list, ind: int, text: str, span: Span):
         lines.append(("    " * ind + text, span))
 
+    def emit_step(self, lines: list, ind: int, span: Span):
+        """One turn of a loop: counted, so that rules that never ask for a move are stopped."""
+        self.emit(lines, ind, "s.steps += 1", span)
+        self.emit(lines, ind, f"if s.steps > {STEP_LIMIT}: s.count_step()", span)
+
     def gen_body(self, body: tuple, scope, ind: int, lines: list, span: Span):
         before = len(lines)
         for st in body:
@@ -197,15 +202,13 @@ class StatementCompiler:
     def gen_repeat(self, st: m.Repeat, scope, ind, lines):
         n = self.fn_code(st.count, scope, T.NUM)
         self.emit(lines, ind, f"for _ in range(_repeat_count({n})):", st.count.span)
-        self.emit(lines, ind + 1, "s.steps += 1", st.span)
-        self.emit(lines, ind + 1, f"if s.steps > {STEP_LIMIT}: s.count_step()", st.span)
+        self.emit_step(lines, ind + 1, st.span)
         self.gen_body(st.body, scope, ind + 1, lines, st.span)
 
     def gen_while(self, st: m.While, scope, ind, lines):
         cond = self.fn_code(st.cond, scope, T.BOOL)
         self.emit(lines, ind, f"while {cond}:", st.cond.span)
-        self.emit(lines, ind + 1, "s.steps += 1", st.span)
-        self.emit(lines, ind + 1, f"if s.steps > {STEP_LIMIT}: s.count_step()", st.span)
+        self.emit_step(lines, ind + 1, st.span)
         self.gen_body(st.body, scope, ind + 1, lines, st.span)
 
     def gen_foreach(self, st: m.ForEach, scope, ind, lines):
