@@ -59,7 +59,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
     def __init__(self, gm: m.GameModel):
         self.gm = gm
         self.diags: list[Diagnostic] = []
-        self.ns: dict = {"_best": ops.best, "_worst": ops.worst, "_rotate": ops.rotate,
+        self.ns: dict = {"_rotate": ops.rotate,
                          "_div": ops.divide,
                          "_seat": ops.seat, "_number": ops.number, "_U": ops.UNSET,
                          "_repeat_count": ops.repeat_count, "_pow": ops.power}

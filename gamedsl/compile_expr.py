@@ -361,13 +361,14 @@ class ExpressionCompiler:
         key = self.fn_code(e.by, inner, T.NUM)
         cond = f" if {self.fn_code(e.where, inner, T.BOOL)}" if e.where is not None else ""
         elem = inner.names[e.args[0].item.name][1]
-        return f"{helper}([{var} for {var} in {dcode}{cond}], lambda {var}: ({key}))", elem
+        # max and min return the first of equal elements, as best and worst promise; -1: none at all
+        return f"{helper}(({var} for {var} in {dcode}{cond}), key=lambda {var}: ({key}), default=-1)", elem
 
     def call_best(self, e, scope):
-        return self._best(e, scope, "_best")
+        return self._best(e, scope, "max")
 
     def call_worst(self, e, scope):
-        return self._best(e, scope, "_worst")
+        return self._best(e, scope, "min")
 
     def _one_arg(self, e, scope):
         if len(e.args) != 1 or e.for_var or e.where or e.by:

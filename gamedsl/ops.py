@@ -18,26 +18,6 @@ def located(fn, span):
     return fn
 
 
-def best(items, key):
-    """The first item with the highest key, or -1 if there is none."""
-    out, top = -1, None
-    for x in items:
-        k = key(x)
-        if top is None or k > top:
-            out, top = x, k
-    return out
-
-
-def worst(items, key):
-    """The first item with the lowest key, or -1 if there is none."""
-    out, low = -1, None
-    for x in items:
-        k = key(x)
-        if low is None or k < low:
-            out, low = x, k
-    return out
-
-
 def rotate(items: tuple, first) -> tuple:
     """The items starting at `first` (players in turn order from a given seat)."""
     if first in items:

@@ -19,7 +19,7 @@ class State:
     __slots__ = ("game", "prog", "np", "z", "loc", "v", "opt", "stack", "me", "turn", "rng", "pending",
                  "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
                  "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "turn_hooks",
-                 "steps", "checking")
+                 "steps", "checking", "move_limit")
 
     def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=(),
                  check_invariants: bool = False):
@@ -46,6 +46,7 @@ class State:
         self.turn_hooks = ("turn start" in prog.triggers, "turn end" in prog.triggers)
         self.steps = 0
         self.checking = check_invariants  # check the game's declared invariants as it runs
+        self.move_limit = prog.move_limit
         self.fixed_random = list(fixed_random)
         self.fixed_shuffles = [list(order) for order in fixed_shuffles]
         self.stack: list = []
@@ -185,26 +186,22 @@ class State:
     # ---- decisions
     def ask(self, player: int, actions):
         """Offer a decision to a player; with no legal move, the decision is skipped."""
-        legal = self._legal(player, actions)
-        if legal:
-            self.pending = (player, legal, actions)
-            if self.moves >= self.prog.move_limit:
-                self.limit_hit = True
-                self.end_game()
-
-    def _legal(self, player: int, actions) -> list[int]:
         legal: list[int] = []
         if player == self.me:
             for act in actions:
                 act.legal(self, legal)
-            return legal
-        prev, self.me = self.me, player
-        try:
-            for act in actions:
-                act.legal(self, legal)
-        finally:
-            self.me = prev
-        return legal
+        else:
+            prev, self.me = self.me, player
+            try:
+                for act in actions:
+                    act.legal(self, legal)
+            finally:
+                self.me = prev
+        if legal:
+            self.pending = (player, legal, actions)
+            if self.moves >= self.move_limit:
+                self.limit_hit = True
+                self.end_game()
 
     def current_player(self) -> int:
         """The seat that must decide now, or TERMINAL (-1) when the game is over."""
@@ -411,7 +408,7 @@ class State:
         other.terminal, other.limit_hit = self.terminal, self.limit_hit
         other.fired = []
         other.move_hooks, other.turn_hooks, other.steps = self.move_hooks, self.turn_hooks, 0
-        other.checking = self.checking
+        other.checking, other.move_limit = self.checking, self.move_limit
         other.fixed_random = list(self.fixed_random)
         other.fixed_shuffles = [list(o) for o in self.fixed_shuffles]
         return other
