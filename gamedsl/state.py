@@ -11,6 +11,7 @@ from .program import MAX_SEATS
 TERMINAL = -1
 _STEP_LIMIT = ops.STEP_LIMIT
 _ROUND_WEIGHT = _STEP_LIMIT // 1000
+_TRIGGER_WEIGHT = 10
 
 
 class State:
@@ -98,6 +99,7 @@ class State:
                     return
                 if self.fired:
                     fired, self.fired = self.fired, []
+                    self.count_step(_TRIGGER_WEIGHT * len(fired))  # triggers firing triggers must end
                     stack.extend(reversed(fired))
                 elif fr[1] == len(code) and stack[-1] is fr:
                     stack.pop()  # the block is done: leave it now rather than on the next pass

@@ -414,3 +414,12 @@ def test_runaway_arithmetic_and_repeats_are_stopped(body, message):
     game = load(f"round {{ {body} }}\n")
     with pytest.raises(GameRuntimeError, match=message):
         game.new_state(players=2)
+
+
+def test_triggers_that_fire_each_other_for_ever_are_stopped():
+    game = load('''on move c to pile { move c to table }
+on move c to table { move c to pile }
+round { move top(deck) to pile }
+''')
+    with pytest.raises(GameRuntimeError, match="never ends"):
+        game.new_state(players=2)
