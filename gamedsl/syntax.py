@@ -194,8 +194,12 @@ def parse(text: str, filename: str = "<string>") -> lark.Tree:
     After an error, the top-level declaration holding it is blanked out and the rest is parsed
     again, so each broken declaration is reported once and errors do not cascade.
     """
+    try:
+        return parser().parse(text)
+    except UnexpectedInput:
+        pass  # look for every error, below
     lines = text.split("\n")
-    diagnostics = _unclosed_blocks(lines)
+    diagnostics = _unclosed_blocks(lines)  # only for a file that does not parse: layout is a hint, not a rule
     while len(diagnostics) < _MAX_ERRORS:
         try:
             tree = parser().parse("\n".join(lines))

@@ -22,6 +22,7 @@ ODD_LOGS ...) run as parametrized tests, so each shows up on its own.
 Environment:
   GAMEDSL_FUZZ_EXAMPLES=N   run N examples per property (a deep run) and shrink failing examples
   GAMEDSL_FUZZ_SHRINK=1     shrink failing examples even with the default (CI) number of examples
+  GAMEDSL_FUZZ_SEED=N       the seed of the run (0 by default, so CI is repeatable; failures name it)
 In the default (CI) setting failing examples are not shrunk, so a failing test stops at its first
 failure and stays bounded in time; the failure message holds the whole input.
 """
@@ -33,6 +34,7 @@ import io
 import json
 import os
 import pickle
+import random
 import re
 import select
 import shutil
@@ -46,7 +48,7 @@ from pathlib import Path
 import lark
 import pytest
 import yaml
-from hypothesis import HealthCheck, Phase, event, given, note, settings
+from hypothesis import HealthCheck, Phase, event, given, note, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.extra.lark import LarkStrategy, from_lark
@@ -72,14 +74,15 @@ SCENARIOS = sorted((ROOT / "tests" / "scenarios" / "laus").glob("*.yaml"))
 
 _DEEP = os.environ.get("GAMEDSL_FUZZ_EXAMPLES")
 _SHRINK = bool(_DEEP) or os.environ.get("GAMEDSL_FUZZ_SHRINK", "") not in ("", "0")
+SEED = int(os.environ.get("GAMEDSL_FUZZ_SEED") or 0)  # fixed, so CI is repeatable; set it to explore further
 
 
 def fuzz_settings(examples: int, deadline_ms: int | None = 3000):
-    """Settings for one property: `examples` in CI, GAMEDSL_FUZZ_EXAMPLES in a deep run."""
+    """Settings (and the run's seed) for one property: `examples` in CI, GAMEDSL_FUZZ_EXAMPLES in a deep run."""
     phases = [Phase.explicit, Phase.reuse, Phase.generate, Phase.target]
     if _SHRINK:
         phases.append(Phase.shrink)
-    return settings(
+    configured = settings(
         max_examples=int(_DEEP) if _DEEP else examples,
         deadline=deadline_ms,
         phases=phases,
@@ -87,6 +90,10 @@ def fuzz_settings(examples: int, deadline_ms: int | None = 3000):
                                HealthCheck.large_base_example, HealthCheck.filter_too_much],
         print_blob=True,
     )
+
+    def apply(test):
+        return configured(seed(SEED)(test))
+    return apply
 
 
 # A child that runs longer than this is hung (the engine's own loop detection takes ~0.1 s).
@@ -108,7 +115,7 @@ def _bug(kind: str, message: str) -> AssertionError:
     """An AssertionError whose class is named after the kind of bug, so hypothesis tells bugs apart."""
     name = "EngineBug_" + re.sub(r"\W", "_", kind)
     cls = _BUG_TYPES.setdefault(name, type(name, (AssertionError,), {}))
-    return cls(message)
+    return cls(f"{message}\n(GAMEDSL_FUZZ_SEED={SEED} repeats this run)")
 
 
 def _vm_size() -> int:
@@ -262,7 +269,11 @@ def check_source_error(exc: SourceError, text: str):
 
 
 def play(game, players: int, seed: int, moves: int = MOVE_CAP) -> tuple[str, int]:
-    """Play a loaded game with the first legal move; ('over'|'capped'|'runtime error', moves played)."""
+    """Play a loaded game with the first legal move: (how it ended, moves played).
+
+    Besides the moves, it calls what the CLI and the bots call each move: evaluate (the greedy
+    bot's heuristic), observation, action_to_string; then returns and digest.
+    """
     try:
         state = game.new_state(players=players, seed=seed)
         n = 0
@@ -284,7 +295,9 @@ def play(game, players: int, seed: int, moves: int = MOVE_CAP) -> tuple[str, int
         return "runtime error", 0
     except GamedslError as exc:
         assert str(exc).strip(), f"{type(exc).__name__} without a message"
-        return "runtime error", 0
+        # Allowed either way; counted, since an error without file:line:column is harder to act on.
+        located = re.match(r"\S[^\n]*?:\d+:\d+: ", str(exc))
+        return ("runtime error" if located else "runtime error without a location"), 0
 
 
 def check_game_source(text: str, players: int | None = None, seed: int = 0, moves: int = 20) -> str:
@@ -409,7 +422,8 @@ def grammar_strategy(start: str | None = None, big_ints: bool = False) -> st.Sea
             explicit[t.name] = _keyword(t.pattern.value)
     ints = st.one_of(_INTS, _BIG_INTS) if big_ints else _INTS
     explicit.update({
-        "NAME": _padded(st.one_of(st.sampled_from(NAMES), st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,6}", fullmatch=True))),
+        "NAME": _padded(st.one_of(st.sampled_from(NAMES),
+                                  st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,6}", fullmatch=True))),
         "INT": _padded(ints.map(str)),
         "STRING": _padded(st.text(st.characters(blacklist_characters='"\n', blacklist_categories=["Cs"]),
                                   max_size=8).map(lambda s: f'"{s}"')),
@@ -522,7 +536,7 @@ def _report(what: str, stats: Counter):
     total = sum(stats.values()) or 1
     parsed = total - stats["syntax error"]
     loaded = sum(v for k, v in stats.items() if k.startswith("loaded"))
-    print(f"\n[fuzz] {what}: {total} examples, {parsed / total:.0%} parsed, {loaded / total:.0%} loaded; "
+    print(f"\n[fuzz] {what} (seed {SEED}): {total} examples, {parsed / total:.0%} parsed, {loaded / total:.0%} loaded; "
           + ", ".join(f"{k}: {v}" for k, v in sorted(stats.items())))
 
 
@@ -673,7 +687,8 @@ PATHOLOGICAL = {
     "move_trigger_moves_to_its_own_zone": _BASE + "zone pile: public\non move q to pile { move q to pile }\n"
                                                   "setup { move top(deck) to pile }\n" + _ROUND,
     "move_triggers_ping_pong": _BASE + "zone pile: public\non move q to pile { move q to deck }\n"
-                                       "on move q to deck { move q to pile }\nsetup { move top(deck) to pile }\n" + _ROUND,
+                                       "on move q to deck { move q to pile }\n"
+                                       "setup { move top(deck) to pile }\n" + _ROUND,
     # big numbers
     "power_huge": _BASE + "setup { x = 2 ** 99999999999 }\n" + _ROUND,
     "power_tower": _BASE + "setup { x = 9 ** 9 ** 9 }\n" + _ROUND,
@@ -761,9 +776,18 @@ def test_front_end_accepts_what_the_grammar_accepts():
     run()
 
 
-def test_valid_statement_at_column_1_is_accepted():
-    """`end turn` inside a block but written at column 1 is valid grammar: the front end must accept it."""
-    src = _BASE + "action a {\nx += 1\nend turn\n}\nround { turn me { choose a } }\n"
+# Lines inside a block that start at column 1 with a word that can also start a declaration.
+COLUMN_1 = {
+    "end_turn": "action a {\nx += 1\nend turn\n}\n",
+    "players_in_an_expression": "action a {\n  for each p in\nplayers { x += 1 }\n}\n",
+    "round_in_a_call": "action a {\n  x = count(\nplayers) + abs(\nround)\n}\n",
+}
+
+
+@pytest.mark.parametrize("name", list(COLUMN_1))
+def test_valid_line_at_column_1_is_accepted(name):
+    """Valid grammar with a declaration word at column 1 inside a block: the front end must accept it."""
+    src = _BASE + COLUMN_1[name] + "round { turn me { choose a } }\n"
     syntax.parser().parse(src)  # the grammar accepts it
     syntax.parse(src, "f.game")  # so must gamedsl
 
@@ -772,8 +796,7 @@ def test_valid_statement_at_column_1_is_accepted():
 
 PLAYERS_TEXT = ["P1", "P2", "P3", "P4", "P0", "P5", "P99", "p1", "P", "P-1", "Px", "", "nobody", "P1 P2"]
 CARDS_TEXT = ["7♣", "J♣", "Q♦", "A♥", "10♠", "10h", "10 of hearts", "Js", "K", "1♣", "X", "", "J♣ J♣",
-              "7♣ 8♣ 9♣", "♣", "A♦ K♦ Q♦ J♦ 10♦ 9♦ 8♦ 7♦ A♥ K♥ Q♥ J♥ 10♥ 9♥ 8♥ 7♥ A♠ K♠ Q♠ J♠ 10♠ 9♠ 8♠ 7♠"
-              " A♣ K♣ Q♣ J♣ 10♣ 9♣ 8♣ 7♣"]
+              "7♣ 8♣ 9♣", "♣", " ".join(f"{r}{s}" for s in "♣♠♥♦" for r in "7 8 9 10 J Q K A".split())]
 ZONES_TEXT = ["deck", "skat", "hand P1", "hand P2", "hand P3", "hand P4", "hand", "hand P9", "won P1",
               "played P2", "skat P1", "nowhere", "", "rest", "hand P1 P2"]
 MOVES_TEXT = ["look", "look at the skat", "pass", "play 7♣", "play J♣", "play", "put back 7♣", "put_back Q♠",
@@ -803,11 +826,11 @@ _PLAYER = st.sampled_from(PLAYERS_TEXT)
 _CARD = st.sampled_from(CARDS_TEXT)
 _CARDS = st.one_of(_CARD, st.lists(_CARD, max_size=5))
 _VAR_VALUE = st.one_of(st.integers(-5, 200), _PLAYER, st.booleans(), _map_of(PLAYERS_TEXT, st.integers(-5, 200)))
+_EXPECTED_VALUE = st.one_of(_CARDS, st.integers(-1, 40), st.sampled_from(["win", "lose", "none"]))
 _EXPECT = _map_of(
     ["vars", "zones", "count", "top", "to_move", "legal", "legal_includes", "legal_excludes", "results",
      "places", "returns", "over", "round", "said", "colour"],
-    _maybe(st.one_of(_map_of(VAR_NAMES + ZONES_TEXT + PLAYERS_TEXT, _maybe(st.one_of(_CARDS, st.integers(-1, 40),
-                                                                                        st.sampled_from(["win", "lose", "none"])))),
+    _maybe(st.one_of(_map_of(VAR_NAMES + ZONES_TEXT + PLAYERS_TEXT, _maybe(_EXPECTED_VALUE)),
                      st.lists(st.sampled_from(MOVES_TEXT), max_size=4), _PLAYER, st.integers(-1, 5),
                      st.lists(st.floats(-1, 1), max_size=4), st.booleans(), st.text(max_size=8))))
 _SETUP = st.fixed_dictionaries({}, optional={
@@ -884,7 +907,8 @@ ODD_SCENARIOS = {
     "auto_100000": b"players: 4\nmoves:\n  - auto: 100000\n", "auto_negative": b"moves:\n  - auto: -3\n",
     "random_P0": b"random: [P0]\n", "random_P-5": b"random: [P-5]\n", "random_999": b"random: [999]\n",
     "random_P3_thrice": b"players: 3\nrandom: [P3, P3, P3]\n", "shuffle_empty": b"shuffles: [[]]\n",
-    "shuffle_card_twice": "shuffles: [J♣ J♣]\n".encode(), "deal_card_twice": "deal:\n  hand P1: J♣\n  hand P2: J♣\n".encode(),
+    "shuffle_card_twice": "shuffles: [J♣ J♣]\n".encode(),
+    "deal_card_twice": "deal:\n  hand P1: J♣\n  hand P2: J♣\n".encode(),
     "deal_rest": b"deal:\n  rest: hand P1\n", "var_player_P9": b"vars:\n  dealer: P9\n",
     "var_per_player_scalar": b"vars:\n  score: 5\n", "var_huge": b"vars:\n  led: 99999999999999999999999\n",
     "returns_not_numbers": b"expect:\n  returns: [a, b]\n", "returns_nan": b"expect:\n  returns: [.nan, .inf]\n",
@@ -953,22 +977,23 @@ def test_generated_scenarios(laus, scenario_dir):
         _scenario_run(laus, scenario_dir, text.encode("utf-8"), "run_scenario", stats)
 
     run()
-    print(f"\n[fuzz] generated scenarios: {dict(stats)}")
+    print(f"\n[fuzz] generated scenarios (seed {SEED}): {dict(stats)}")
 
 
 def test_mutated_and_odd_scenarios(laus, scenario_dir):
     """Real scenarios with broken lines, and files that are empty, not YAML or not text at all."""
     stats = Counter()
+    small_odd = [v for v in ODD_SCENARIOS.values() if len(v) < 2000]  # hypothesis prints what it draws
 
     @fuzz_settings(60)
-    @given(data=st.one_of(mutated_scenario(), st.sampled_from([v for v in ODD_SCENARIOS.values() if len(v) < 2000]), st.binary(max_size=64),
+    @given(data=st.one_of(mutated_scenario(), st.sampled_from(small_odd), st.binary(max_size=64),
                           st.text(max_size=40).map(lambda s: s.encode("utf-8", "surrogatepass"))))
     def run(data):
         note(f"scenario bytes: {data!r}")
         _scenario_run(laus, scenario_dir, data, "run_scenario", stats)
 
     run()
-    print(f"\n[fuzz] mutated scenarios: {dict(stats)}")
+    print(f"\n[fuzz] mutated scenarios (seed {SEED}): {dict(stats)}")
 
 
 # ---- 4. malformed logs ----------------------------------------------------------------------------
@@ -1074,7 +1099,8 @@ def corrupted_log(draw, base: bytes) -> tuple[bytes, list[str]]:
                                           st.none()))
         else:
             raw_ops.append(draw(st.sampled_from(["truncate", "cut", "insert", "flip", "crlf", "no newline"])))
-    data = "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines).encode("utf-8")
+    # A lone surrogate (drawn as a text value) becomes bytes that are not UTF-8: junk a log may hold.
+    data = "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines).encode("utf-8", "surrogatepass")
     for how in raw_ops:
         k = draw(st.integers(0, len(data)))
         if how == "truncate":
@@ -1103,7 +1129,8 @@ ODD_LOGS = {"empty": b"", "newline": b"\n", "newlines": b"\n\n\n", "empty_object
 ODD_TAILS = {"deeply_nested_move": b"[" * 100_000 + b"]" * 100_000 + b"\n",
              "deeply_nested_half_written_line": b"[" * 100_000,
              "half_written_line": b'{"type": "move", "n": 3',
-             "complete_line_without_newline": b'{"type": "move", "n": 33, "player": 1, "action": 39, "text": "play 8\xe2\x99\xa0"}',
+             "complete_line_without_newline":
+                 b'{"type": "move", "n": 33, "player": 1, "action": 39, "text": "play 8\xe2\x99\xa0"}',
              "half_a_character": b'{"type": "move", "text": "\xe2\x99'}
 # Start-line fields that replace the real one's, each giving a log of its own.
 ODD_START_FIELDS = {"game_path_too_long": {"game": "x" * 5000, "game_abspath": "y" * 5000},
@@ -1158,7 +1185,6 @@ def test_corrupted_logs(log_dir):
     stats = Counter()
     assert isolated(check_cli, ["replay", str(log_dir / "base.jsonl")]) == 0
 
-
     @fuzz_settings(50, deadline_ms=None)  # a resumed game is played to its end by bots: up to 2000 moves
     @given(case=st.one_of(corrupted_log(base), st.binary(max_size=200).map(lambda b: (b, ["binary junk"]))))
     def run(case):
@@ -1168,4 +1194,4 @@ def test_corrupted_logs(log_dir):
         _log_example(log_dir, data, stats, "a corrupted log")
 
     run()
-    print(f"\n[fuzz] corrupted logs: {dict(stats)}")
+    print(f"\n[fuzz] corrupted logs (seed {SEED}): {dict(stats)}")
