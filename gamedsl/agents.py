@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import random
 
+from .knowledge import hidden_slots, redeal
+
 
 class RandomAgent:
     """Picks a legal move uniformly at random, from its own seeded RNG."""
@@ -20,30 +22,48 @@ class RandomAgent:
 class GreedyAgent:
     """Plays the move after which the game's `heuristic` is best for it; ties are broken at random.
 
-    It looks one move ahead: it applies each legal move to a clone and evaluates the result.
-    A game without a `heuristic` only makes it prefer moves that win at once.
+    It looks one move ahead, and plays fair: it never reads cards it cannot see. It samples
+    `samples` worlds consistent with what it knows (the unseen cards dealt again among their
+    places, with the same backs, and a fresh future for shuffles), applies each legal move in
+    each world, and plays the move with the best average heuristic. The cards it was shown
+    count as known, so a peek at a hidden card sharpens its play. When a move leads to
+    another decision of its own (keep a card, then choose what to discard), it plays those
+    out too, up to `lookahead` decisions deep, and counts the best of them. A game without
+    a `heuristic` only makes it prefer moves that win at once.
     """
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0, samples: int = 8, lookahead: int = 2):
         self.rng = random.Random(seed)
+        self.samples = samples
+        self.lookahead = lookahead
 
     def choose(self, state) -> int:
         me = state.current_player()
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        n = self.samples if hidden_slots(state, me) else 1
+        worlds = [redeal(state, me, self.rng, reseed=True) for _ in range(n)]
         best, best_value = [], None
         for action in legal:
-            after = state.clone()
-            after.apply_action(action)
-            value = after.evaluate(me)
+            value = 0.0
+            for world in worlds:
+                value += self._after(world, action, me, self.lookahead)
             if best_value is None or value > best_value:
                 best, best_value = [action], value
             elif value == best_value:
                 best.append(action)
         return best[self.rng.randrange(len(best))]
+
+    def _after(self, world, action: int, me: int, depth: int) -> float:
+        """The value for `me` of a move, playing out its own next decisions `depth` deep."""
+        after = world.clone()
+        after.apply_action(action)
+        if depth == 0 or after.terminal or after.current_player() != me:
+            return after.evaluate(me)
+        return max(self._after(after, a, me, depth - 1) for a in after.legal_actions())
 
 
 BOTS = {"random": RandomAgent, "greedy": GreedyAgent}

@@ -61,10 +61,13 @@ class Builder(Transformer):
 
     def cards_decl(self, meta, c):
         factors = tuple(x for x in c if isinstance(x, m.CardFactor))
-        rest = [x for x in c if not isinstance(x, (m.CardFactor, Token)) or (isinstance(x, Token) and x.type == "INT")]
-        where = c[-2]
-        times = int(c[-1]) if c[-1] is not None else 1
-        return m.CardsDecl(span=_s(meta), factors=factors, where=where, times=times)
+        where = c[-3]
+        times = int(c[-2]) if c[-2] is not None else 1
+        named = c[-1][1:-1] if c[-1] is not None else None
+        return m.CardsDecl(span=_s(meta), factors=factors, where=where, times=times, named=named)
+
+    def back_decl(self, meta, c):
+        return m.BackDecl(span=_s(meta), attributes=tuple((str(t), _tok(t)) for t in c))
 
     def factor_name(self, meta, c):
         return m.CardFactor(span=_tok(c[0]), names=(str(c[0]),))
@@ -103,6 +106,10 @@ class Builder(Transformer):
     def def_decl(self, meta, c):
         params = tuple(str(t) for t in c[1:-1] if t is not None)
         return m.DefDecl(span=_tok(c[0]), name=str(c[0]), params=params, body=c[-1])
+
+    def steps_decl(self, meta, c):
+        params = tuple(str(t) for t in c[1:-1] if t is not None)
+        return m.StepsDecl(span=_tok(c[0]), name=str(c[0]), params=params, body=c[-1])
 
     def action_decl(self, meta, c):
         name, label, param = c[0], c[1], c[2]
@@ -237,6 +244,12 @@ class Builder(Transformer):
 
     def say_stmt(self, meta, c):
         return m.Say(span=_s(meta), text=c[0][1:-1])
+
+    def reveal_stmt(self, meta, c):
+        return m.Reveal(span=_s(meta), card=c[0], to=c[1])
+
+    def call_stmt(self, meta, c):
+        return m.CallSteps(span=_s(meta), func=str(c[0]), args=tuple(a for a in c[1:] if a is not None))
 
     # ---- expressions
     def cond_expr(self, meta, c):

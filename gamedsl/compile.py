@@ -14,6 +14,7 @@ from .program import MAX_SEATS, Action, Program, Trigger, Var, Zone
 ZONE_PROPS = {"hidden", "owner", "public", "top", "stack", "pile"}
 VAR_VISIBILITY = ("hidden", "owner", "public")
 MAX_CARDS = 10_000
+_NAME, _SPAN = " name", " span"  # keys of a card record that are not attributes
 VAR_TYPES = {"number": T.NUM, "player": T.PLAYER, "card": T.CARD, "bool": T.BOOL}
 
 
@@ -61,7 +62,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.diags: list[Diagnostic] = []
         self.ns: dict = {"_rotate": ops.rotate,
                          "_div": ops.divide,
-                         "_seat": ops.seat, "_number": ops.number, "_U": ops.UNSET,
+                         "_seat": ops.seat, "_others": ops.others, "_number": ops.number, "_U": ops.UNSET,
                          "_repeat_count": ops.repeat_count, "_pow": ops.power}
         self.has_move_triggers = any(t.event.kind == "move" for t in gm.of(m.TriggerDecl))
         self.known: dict[str, str] = {}  # every declared name -> what it is
@@ -75,9 +76,13 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.var_list, self.var_by_name = [], {}
         self.param_info, self.param_fns = {}, {}
         self.def_info, self.def_types, self.compiling_defs = {}, {}, set()
+        self.steps_info: dict = {}  # defs with a block, expanded where they are called
+        self.expanding: set[str] = set()
+        self.used_steps: set[str] = set()
         self.action_list, self.action_by_name = [], {}
         self.option_index, self.options = {}, {}
         self.ncards = 0
+        self.has_twins = False
         self.hoist: list | None = None  # names of values computed once per legal-move loop
         self.where = Span()  # the statement or declaration being compiled, for errors past Python's limits
         self.agg_depth = 0
@@ -105,6 +110,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.header()
         self.attributes()
         self.cards()
+        self.backs()
         self.value_tables()
         self.zones()
         self.variables()
@@ -140,12 +146,15 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         if "round" not in flows and "setup" not in flows:
             self.error("the game has no 'setup' or 'round' block, so nothing ever happens", Span(),
                        "add a 'round { ... }' block that deals and offers moves")
+        for d in self.steps_info.values():
+            if d.name not in self.used_steps:
+                self.error(f"'{d.name}' is never used", d.span, f"call it as a statement: '{d.name}(...)'")
         for act in gm.of(m.ActionDecl):
             if act.name not in self.offered:
                 self.error(f"action '{act.name}' is never offered: no 'choose' names it", act.span,
                            f"add 'choose {act.name}' where the player should be able to make this move")
-        if self.diags:
-            raise SourceError(gm.filename, gm.text, self.diags)
+        if self.diags:  # steps called in several places report an error in their body once
+            raise SourceError(gm.filename, gm.text, list(dict.fromkeys(self.diags)))
         return Program(
             name=self.name, filename=gm.filename, min_players=self.least, max_players=self.most,
             options=self.options, option_index=self.option_index, move_limit=self.limit,
@@ -155,7 +164,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             actions=self.action_list, action_by_name=self.action_by_name, action_count=self.action_ids,
             setup=setup, setup_locals=setup_n, round=rnd if "round" in flows else None, round_locals=round_n,
             outcome=outcome, outcome_locals=outcome_n, end_when=end_when, triggers=triggers,
-            params=self.param_fns, heuristic=heuristic, invariants=invariants)
+            params=self.param_fns, heuristic=heuristic, invariants=invariants, back=tuple(self.back_attrs))
 
     # ---- declarations
     def header(self):
@@ -259,21 +268,53 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             if len(records) + size > MAX_CARDS:
                 self.error(f"this makes more than {MAX_CARDS} cards", d.span)
                 continue
+            kept = []
             for combo in itertools.product(*choices):
                 rec = dict(combo)
                 if where is not None and not self._safe_where(where, rec, d.where.span):
                     continue
+                kept.append(rec)
+            if d.named is not None:
+                if len(kept) != 1:
+                    self.error(f"'named' gives one name to one card, but this line makes {len(kept)} different "
+                               "cards", d.span, "give each card its own 'cards' line, or name values with symbols")
+                for rec in kept:
+                    rec[_NAME] = d.named
+            for rec in kept:
+                rec[_SPAN] = d.span
                 records.extend(dict(rec) for _ in range(d.times))
         self.card_attr_tables = {}
         for a, _, _ in self.attr_list:
             table = tuple(r.get(a, -1) for r in records)
             self.card_attr_tables[a] = table
             self.ns["A_" + a] = table
-        self.card_names = []
-        for r in records:
-            parts = [sym[r[a]] for a, _, sym in self.attr_list if a in r]
-            self.card_names.append("".join(parts) if all(len(p) <= 2 for p in parts[1:]) else " ".join(parts))
+        self.card_names = [self.card_name(r) for r in records]
         self.ncards = len(records)
+        # Identical copies of a card: a move offers one of them per zone, not each copy.
+        first: dict[tuple, int] = {}
+        twins = tuple(first.setdefault(tuple(r.get(a, -1) for a, _, _ in self.attr_list), c)
+                      for c, r in enumerate(records))
+        self.has_twins = any(t != c for c, t in enumerate(twins))
+        self.ns["_twin"] = twins
+        for r, name in zip(records, self.card_names):
+            if not name:
+                self.error("these cards have no name: every value they have has an empty symbol", r[_SPAN])
+                break
+        owner: dict[str, tuple] = {}
+        for r, name in zip(records, self.card_names):
+            key = tuple(r.get(a, -1) for a, _, _ in self.attr_list)
+            first = owner.setdefault(name, key)
+            if first != key:
+                self.error(f"two different cards are both called '{name}'", r[_SPAN],
+                           "players could not say which one they mean: give one of them a symbol or a 'named'")
+                owner[name] = key  # report each clash once
+
+    def card_name(self, rec: dict) -> str:
+        """A card's name: its 'named' text, or its values' symbols (an empty symbol is left out)."""
+        if _NAME in rec:
+            return rec[_NAME]
+        parts = [sym[rec[a]] for a, _, sym in self.attr_list if a in rec and sym[rec[a]] != ""]
+        return "".join(parts) if all(len(p) <= 2 for p in parts[1:]) else " ".join(parts)
 
     def _safe_where(self, fn, rec, span):
         try:
@@ -288,6 +329,18 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.cards_where_card = None
         self.want(typ, T.BOOL, expr.span)
         return eval(f"lambda _rec: ({code})", self.ns)  # noqa: S307 - our own generated code
+
+    def backs(self):
+        """The attributes a card's back shows (its kind, say): visible to all, even face down."""
+        self.back_attrs = []
+        decls = self.gm.of(m.BackDecl)
+        for extra in decls[1:]:
+            self.error("a game has one 'back shows' line; this is a second one", extra.span)
+        for name, span in (decls[0].attributes if decls else ()):
+            if name not in self.attr_index:
+                self.unknown("card attribute", name, span, self.attr_index)
+            elif name not in self.back_attrs:
+                self.back_attrs.append(name)
 
     def value_tables(self):
         self.value_names = set()
@@ -428,6 +481,11 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                 self.def_info[d.name] = d
         self.def_types: dict[str, str] = {}
         self.compiling_defs: set[str] = set()
+        for d in self.gm.of(m.StepsDecl):
+            if self.declare(d.name, "steps (a 'def' with a block)", d.span):
+                self.steps_info[d.name] = d
+                for p in sorted({p for p in d.params if d.params.count(p) > 1}):
+                    self.error(f"'{d.name}' names its parameter '{p}' twice", d.span)
         for name in self.def_info:
             self.compile_def(name)
 
@@ -496,6 +554,12 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         if domain_code is None:
             return self.define(f"def _f(s, out):\n    e = [None] * {n}\n{init}    if {test}:\n"
                                f"        out.append({act.first_id})\n")
+        if act.param_type == T.CARD and self.has_twins:  # one move per kind of card and zone
+            return self.define(
+                f"def _f(s, out):\n    e = [None] * {n}\n    seen = set()\n{init}    for x in {domain_code}:\n"
+                f"        e[0] = x\n        if {test}:\n            k = (_twin[x], s.loc[x])\n"
+                f"            if k not in seen:\n                seen.add(k)\n"
+                f"                out.append({act.first_id} + x)\n")
         return self.define(
             f"def _f(s, out):\n    e = [None] * {n}\n{init}    for x in {domain_code}:\n        e[0] = x\n"
             f"        if {test}:\n            out.append({act.first_id} + x)\n")

@@ -5,8 +5,8 @@ from . import model as m
 from . import types as T
 from .errors import Span
 
-BUILTINS = {"me", "players", "count", "any", "all", "sum", "max", "min", "best", "worst", "random",
-            "next", "previous", "top", "bottom", "abs", "seat", "number"}
+BUILTINS = {"me", "players", "others", "count", "any", "all", "sum", "max", "min", "best", "worst", "random",
+            "next", "previous", "top", "bottom", "abs", "seat", "number", "knows"}
 _NOPE = ("None", T.ANY)
 _AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst"}
 # One-argument built-ins: name -> (argument type, result type, Python template).
@@ -73,6 +73,8 @@ class ExpressionCompiler:
             return "s.me", T.PLAYER
         if name == "players":
             return "range(s.np)", "players"
+        if name == "others":  # every player but me, in turn order from me's left
+            return "_others(s)", T.list_of(T.PLAYER)
         if name in self.var_by_name:
             var = self.var_by_name[name]
             if var.per_player:
@@ -101,7 +103,7 @@ class ExpressionCompiler:
         if hint == T.ZONE:
             self.unknown("zone", name, e.span, self.zone_by_name)
             return _NOPE
-        candidates = list(self.known) + ["me", "players"] + list(self.values) + self.visible_names(scope)
+        candidates = list(self.known) + ["me", "players", "others"] + list(self.values) + self.visible_names(scope)
         self.unknown("name", name, e.span, candidates)
         return _NOPE
 
@@ -162,7 +164,7 @@ class ExpressionCompiler:
         if isinstance(e, m.Number):
             return str(e.value) in self.values
         return isinstance(e, m.Name) and len(self.values.get(e.name, ())) > 1 and scope.lookup(e.name) is None \
-            and e.name not in self.known and e.name not in ("me", "players")
+            and e.name not in self.known and e.name not in ("me", "players", "others")
 
     def ex_compare(self, e: m.Compare, scope, hint):
         if self.bare_value(e.left, scope) and not self.bare_value(e.right, scope):
@@ -269,7 +271,7 @@ class ExpressionCompiler:
             args = [self.expr(a, scope)[0] for a in e.args]
             typ = self.compile_def(f)
             return f"D_{f}(s, {', '.join(args)})", typ
-        self.unknown("function", f, e.span, list(self.def_info) + sorted(BUILTINS - {"me", "players"}))
+        self.unknown("function", f, e.span, list(self.def_info) + sorted(BUILTINS - {"me", "players", "others"}))
         return _NOPE
 
     def maybe_hoist(self, code: str, scope) -> str:
@@ -375,6 +377,15 @@ class ExpressionCompiler:
             self.error(f"'{e.func}' takes one argument", e.span)
             return None
         return self.expr(e.args[0], scope)
+
+    def call_knows(self, e, scope):
+        """knows(p, c): player p sees card c where it lies, or was shown it since it last moved."""
+        if len(e.args) != 2 or e.for_var or e.where or e.by:
+            self.error("'knows' takes a player and a card: knows(p, c)", e.span)
+            return _NOPE
+        p = self.fn_code(e.args[0], scope, T.PLAYER)
+        c = self.fn_code(e.args[1], scope, T.CARD)
+        return f"s.sees_card({p}, {c})", T.BOOL
 
     def call_random(self, e, scope):
         arg = self._one_arg(e, scope)

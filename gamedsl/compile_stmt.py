@@ -38,6 +38,15 @@ class StatementCompiler:
                 self.straight(x) for x in (st.otherwise or ()))
         if isinstance(st, (m.Repeat, m.While, m.ForEach)):
             return all(self.straight(x) for x in st.body)
+        if isinstance(st, m.CallSteps):
+            d = self.steps_info.get(st.func)
+            if d is None or st.func in self.expanding:
+                return True  # reported when it is compiled
+            self.expanding.add(st.func)
+            try:
+                return all(self.straight(x) for x in d.body)
+            finally:
+                self.expanding.discard(st.func)
         return True
 
     def block(self, stmts: tuple, scope) -> tuple:
@@ -55,6 +64,9 @@ class StatementCompiler:
             if run:
                 out.append(self.straight_op(run, scope))
                 run = []
+            if isinstance(st, m.CallSteps):
+                out.extend(self.call_ops(st, scope))
+                continue
             fn = getattr(self, "st_" + type(st).__name__.lower())(st, scope)
             if fn is not None:
                 out.append(ops.located(fn, st.span))
@@ -248,6 +260,66 @@ class StatementCompiler:
 
     def gen_say(self, st: m.Say, scope, ind, lines):
         self.emit(lines, ind, f"s.say({st.text!r})", st.span)
+
+    def gen_reveal(self, st: m.Reveal, scope, ind, lines):
+        card = self.fn_code(st.card, scope, T.CARD)
+        to = self.fn_code(st.to, scope, T.PLAYER) if st.to is not None else "None"
+        self.emit(lines, ind, f"s.reveal({card}, {to})", st.span)
+
+    # ---- steps: a def with a block, run in place where it is called
+    def steps_call(self, st: m.CallSteps, scope):
+        """(the def, its scope with the arguments bound, the binding lines) or None after an error."""
+        d = self.steps_info.get(st.func)
+        if d is None:
+            if st.func in self.def_info:
+                self.error(f"'{st.func}' is a function with a value ('def {st.func}(...) = ...'); "
+                           "use it in an expression", st.span)
+            else:
+                self.unknown("steps (a 'def' with a block)", st.func, st.span, self.steps_info)
+            return None
+        if st.func in self.expanding:
+            self.error(f"'{st.func}' calls itself", st.span, "steps cannot repeat themselves; use 'while' or 'repeat'")
+            return None
+        if len(st.args) != len(d.params):
+            self.error(f"'{st.func}' takes {len(d.params)} argument(s), given {len(st.args)}", st.span)
+            return None
+        self.used_steps.add(st.func)
+        inner = type(scope)(None, scope.slots)  # the caller's slots, but none of its names
+        binds = []
+        for name, arg in zip(d.params, st.args):
+            code, typ = self.expr(arg, scope)
+            binds.append((f"{inner.local(name, typ)} = ({code})", arg.span))
+        return d, inner, binds
+
+    def gen_callsteps(self, st: m.CallSteps, scope, ind, lines):
+        found = self.steps_call(st, scope)
+        if found is None:
+            return
+        d, inner, binds = found
+        for text, span in binds:
+            self.emit(lines, ind, text, span)
+        self.expanding.add(st.func)
+        try:
+            self.gen_body(d.body, inner, ind, lines, st.span)
+        finally:
+            self.expanding.discard(st.func)
+
+    def call_ops(self, st: m.CallSteps, scope) -> list:
+        """The ops of steps that may wait: the arguments bound, then the body's own ops, in this frame."""
+        found = self.steps_call(st, scope)
+        if found is None:
+            return []
+        d, inner, binds = found
+        out = []
+        if binds:
+            fn = self.define("def _f(s, fr):\n    e = fr[2]\n" + "".join(f"    {t}\n" for t, _ in binds))
+            out.append(ops.located(fn, st.span))
+        self.expanding.add(st.func)
+        try:
+            out.extend(self.block(d.body, inner))
+        finally:
+            self.expanding.discard(st.func)
+        return out
 
     # ---- statements that may wait: frame ops
     def st_move(self, st, scope):

@@ -39,6 +39,16 @@ class Game:
         self._sort_keys = [tuple(prog.card_attrs[a][c] for a, _, _ in reversed(prog.attributes)) + (c,)
                            for c in range(prog.card_count())]
         self._strings = [self._action_string(a) for a in range(len(self._decode))]
+        self._back_names = [self._back_name(c) for c in range(prog.card_count())]
+
+    def _back_name(self, card: int) -> str:
+        """What a face-down card shows: its `back shows` values ('action', 'Mood'), or 'card'."""
+        parts = []
+        for name, values, symbols in self.prog.attributes:
+            if name in self.prog.back:
+                i = self.prog.card_attrs[name][card]
+                parts.append("?" if i < 0 else (symbols[i] or values[i]))
+        return " ".join(parts) or "card"
 
     # ---- construction
     def new_state(self, players: int | None = None, seed: int = 0, options: dict | None = None,
@@ -210,10 +220,10 @@ class Game:
         zones = {}
         for z in self.prog.zones:
             if z.per_player:
-                zones[z.name] = {self.player_name(k): self._zone_view(state, z, z.base + k, k == player)
+                zones[z.name] = {self.player_name(k): self._zone_view(state, z, z.base + k, k == player, player)
                                  for k in range(state.np)}
             else:
-                zones[z.name] = self._zone_view(state, z, z.base, False)
+                zones[z.name] = self._zone_view(state, z, z.base, False, player)
         variables = {}
         for var in self.prog.vars:
             if var.visibility == "hidden":
@@ -270,16 +280,26 @@ class Game:
             return (act.first_id, self._sort_keys[arg] if act.param_type == T.CARD else (arg,))
         return sorted(actions, key=key)
 
-    def _zone_view(self, state: State, z, instance: int, own: bool):
+    def _zone_view(self, state: State, z, instance: int, own: bool, player: int):
         cards = state.z[instance]
         if not z.stack and z.visibility != "top":  # a hand's order tells nothing: show it sorted
             cards = sorted(cards, key=self._sort_keys.__getitem__)
         vis = z.visibility
         if vis == "public" or (vis == "owner" and own):
             return [self.card_name(c) for c in cards]
+        view: dict = {"count": len(cards)}
         if vis == "top":
-            return {"count": len(cards), "top": self.card_name(cards[-1]) if cards else None}
-        return {"count": len(cards)}
+            view["top"] = self.card_name(cards[-1]) if cards else None
+        if self.prog.back and cards:
+            backs = {}
+            for c in sorted(cards, key=self._sort_keys.__getitem__):
+                backs[self._back_names[c]] = backs.get(self._back_names[c], 0) + 1
+            view["backs"] = backs
+        if state.known:
+            known = [self.card_name(c) for c in cards if state.knows(player, c)]
+            if known:
+                view["known"] = known
+        return view
 
     def _value(self, typ: str, value):
         if typ == T.PLAYER:

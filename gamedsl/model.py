@@ -216,6 +216,18 @@ class Say(Stmt):
     text: str
 
 
+@node
+class Reveal(Stmt):
+    card: Expr
+    to: Expr | None = None  # None: everyone
+
+
+@node
+class CallSteps(Stmt):
+    func: str
+    args: tuple
+
+
 # ---- declarations ---------------------------------------------------------
 @node
 class Decl:
@@ -280,6 +292,12 @@ class CardsDecl(Decl):
     factors: tuple
     where: Expr | None = None
     times: int = 1
+    named: str | None = None
+
+
+@node
+class BackDecl(Decl):
+    attributes: tuple  # ((name, span), ...)
 
 
 @node
@@ -322,6 +340,14 @@ class DefDecl(Decl):
     name: str
     params: tuple
     body: Expr
+
+
+@node
+class StepsDecl(Decl):
+    """A def whose body is statements: called as a statement, its steps run in place."""
+    name: str
+    params: tuple
+    body: tuple
 
 
 @node

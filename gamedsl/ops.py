@@ -52,6 +52,11 @@ def seat(s, n: int) -> int:
     return n - 1
 
 
+def others(s) -> tuple:
+    """Every player but the one deciding (`me`), from their left round the table."""
+    return tuple((s.me + k) % s.np for k in range(1, s.np))
+
+
 def number(table: tuple, index: int) -> int:
     value = table[index] if index >= 0 else None
     if value is None:

@@ -91,6 +91,7 @@ class Program:
     params: dict  # name -> fn
     heuristic: object = None  # fn(state, env): how good the state is for state.me
     invariants: dict = attrs.Factory(dict)  # when -> [(name, fn(state, env), span)]
+    back: tuple = ()  # the attributes a card's back shows to everyone
 
     def card_count(self) -> int:
         return len(self.card_names)

@@ -20,7 +20,7 @@ class State:
     __slots__ = ("game", "prog", "np", "z", "loc", "v", "opt", "stack", "me", "turn", "rng", "pending",
                  "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
                  "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "turn_hooks",
-                 "steps", "checking", "move_limit")
+                 "steps", "checking", "move_limit", "known")
 
     def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=(),
                  check_invariants: bool = False):
@@ -51,6 +51,7 @@ class State:
         self.fixed_random = list(fixed_random)
         self.fixed_shuffles = [list(order) for order in fixed_shuffles]
         self.stack: list = []
+        self.known: dict[int, int] = {}  # card -> bit mask of the players shown it (until it moves)
         first = prog.zones[0].base if prog.zones else 0
         self.loc = [first] * prog.card_count()
         if prog.zones:
@@ -299,6 +300,8 @@ class State:
         else:
             self.z[dest].append(card)
         self.loc[card] = dest
+        if self.known:
+            self.known.pop(card, None)
         if self.move_hooks:
             self._moved(card, src, dest)
 
@@ -313,6 +316,8 @@ class State:
             card = source.pop()
             target.append(card)
             loc[card] = dest
+            if self.known:
+                self.known.pop(card, None)
 
     def move_all(self, src: int, dest: int, bottom: bool = False):
         cards = list(self.z[src])
@@ -325,6 +330,8 @@ class State:
         loc = self.loc
         for c in cards:
             loc[c] = dest
+        if self.known:
+            self.forget(cards)
 
     def deal(self, n: int, src: int, base: int, start: int):
         for k in range(self.np):
@@ -338,15 +345,41 @@ class State:
                 raise GameRuntimeError(f"the fixed shuffle does not hold the cards of "
                                        f"'{self.game.zone_instance_name(zone)}'")
             self.z[zone] = order
-            return
-        self.rng.shuffle(self.z[zone])
+        else:
+            self.rng.shuffle(self.z[zone])
+        if self.known:
+            self.forget(self.z[zone])  # known to be here, but no longer where
 
     def gather(self, zone: int):
         """Every card, from every zone, into one zone, in card order."""
         for cards in self.z:
             cards.clear()
+        self.known.clear()
         self.z[zone] = list(range(len(self.loc)))
         self.loc = [zone] * len(self.loc)
+
+    def reveal(self, card: int, player: int | None):
+        """Show a card to one player (or to everyone) where it lies: they know it until it moves."""
+        if card is None or card < 0:
+            raise GameRuntimeError("there is no card to reveal")
+        mask = (1 << self.np) - 1 if player is None else 1 << player
+        self.known[card] = self.known.get(card, 0) | mask
+
+    def knows(self, player: int, card: int) -> bool:
+        """Whether a player has been shown this card since it last moved."""
+        return bool(self.known.get(card, 0) >> player & 1)
+
+    def sees_card(self, player: int, card: int) -> bool:
+        """Whether a player sees a card where it lies, or knows it from a reveal."""
+        if card is None or card < 0:
+            raise GameRuntimeError("there is no card here")
+        zone = self.loc[card]
+        cards = self.z[zone]
+        return self.game.sees(zone, player, cards[-1] == card) or self.knows(player, card)
+
+    def forget(self, cards):
+        for c in cards:
+            self.known.pop(c, None)
 
     def top(self, zone: int) -> int:
         cards = self.z[zone]
@@ -413,6 +446,7 @@ class State:
         other.checking, other.move_limit = self.checking, self.move_limit
         other.fixed_random = list(self.fixed_random)
         other.fixed_shuffles = [list(o) for o in self.fixed_shuffles]
+        other.known = dict(self.known)
         return other
 
     def zone_cards(self, zone: str, player: int | None = None) -> list[int]:
@@ -442,6 +476,9 @@ class State:
             dup = next(c for c in listed if listed.count(c) > 1)
             raise ValueError(f"{self.game.card_name(dup)} is listed twice")
         wanted = set(listed)
+        self.forget(listed)
+        for zone in zones:
+            self.forget(self.z[zone])
         displaced = [c for zone in zones for c in self.z[zone] if c not in wanted]
         vacancies = [(self.loc[c], self.z[self.loc[c]].index(c)) for c in listed if self.loc[c] not in zones]
         if rest is not None and rest not in zones:
@@ -490,7 +527,8 @@ class State:
 
     def digest(self) -> str:
         """A fingerprint of everything in the state, to check that two runs reached the same place."""
-        text = repr((self.z, self.v, self.round, self.moves, self.results, self.places, self.terminal,
+        text = repr((self.z, self.v, sorted(self.known.items()), self.round, self.moves, self.results, self.places,
+                     self.terminal,
                      self.pending[:2] if self.pending else None, self.rng.getstate()))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -12,7 +12,7 @@ from collections import Counter
 import attrs
 
 from .errors import GamedslError, IllegalAction, InvariantViolation
-from .program import MAX_SEATS
+from .knowledge import redeal
 
 
 @attrs.define
@@ -95,41 +95,10 @@ def check_clone(state):
         raise InvariantViolation("a move made on a clone changed the original")
 
 
-def hidden_slots(state, player: int) -> list[tuple[int, int]]:
-    """The (zone instance, position) of every card the player cannot see now."""
-    game = state.game
-    slots = []
-    for z in game.prog.zones:
-        for k in range(MAX_SEATS if z.per_player else 1):
-            if z.per_player and k >= state.np:
-                break
-            instance = z.base + k
-            cards = state.z[instance]
-            if z.visibility == "public" or (z.visibility == "owner" and k == player):
-                continue
-            last = len(cards) - 1 if z.visibility == "top" else len(cards)
-            slots.extend((instance, i) for i in range(last))
-    return slots
-
-
-def redeal_hidden(state, player: int, rng: random.Random):
-    """A copy of the state in which the cards the player cannot see are dealt again at random."""
-    other = state.clone()
-    other.checking = False
-    slots = hidden_slots(other, player)
-    cards = [other.z[inst][i] for inst, i in slots]
-    rng.shuffle(cards)
-    for (inst, i), c in zip(slots, cards):
-        other.z[inst][i] = c
-        other.loc[c] = inst
-    other.refresh()  # the decision pending now is worked out again from the new cards
-    return other
-
-
 def check_no_leak(state, rng: random.Random):
     """Re-dealing what a player cannot see changes neither their view nor their legal moves."""
     for player in range(state.np):
-        other = redeal_hidden(state, player, rng)
+        other = redeal(state, player, rng)
         if other.observation(player) != state.observation(player):
             diff = _first_difference(state.observation(player), other.observation(player))
             raise InvariantViolation(f"{state.game.player_name(player)}'s view depends on cards they "

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import gamedsl
-from gamedsl import verify
+from gamedsl import knowledge, verify
 from gamedsl.errors import InvariantViolation
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,7 +99,7 @@ round { shuffle deck  while true { turn seat(1) { choose take, skip } } }
 
 def test_hidden_slots_are_exactly_what_a_player_cannot_see():
     state = LAUS.new_state(players=3, seed=2)
-    slots = verify.hidden_slots(state, 0)
+    slots = knowledge.hidden_slots(state, 0)
     hand0 = state.game.zone_instance("hand", 0)
     assert not any(inst == hand0 for inst, _ in slots)
     assert sum(1 for inst, _ in slots if inst == state.game.zone_instance("hand", 1)) == 10
