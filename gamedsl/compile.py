@@ -82,7 +82,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.action_list, self.action_by_name = [], {}
         self.option_index, self.options = {}, {}
         self.ncards = 0
-        self.has_twins = False
+        self.has_twins, self.twins = False, ()
         self.hoist: list | None = None  # names of values computed once per legal-move loop
         self.where = Span()  # the statement or declaration being compiled, for errors past Python's limits
         self.agg_depth = 0
@@ -164,7 +164,8 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             actions=self.action_list, action_by_name=self.action_by_name, action_count=self.action_ids,
             setup=setup, setup_locals=setup_n, round=rnd if "round" in flows else None, round_locals=round_n,
             outcome=outcome, outcome_locals=outcome_n, end_when=end_when, triggers=triggers,
-            params=self.param_fns, heuristic=heuristic, invariants=invariants, back=tuple(self.back_attrs))
+            params=self.param_fns, heuristic=heuristic, invariants=invariants, back=tuple(self.back_attrs),
+            twins=self.twins)
 
     # ---- declarations
     def header(self):
@@ -295,7 +296,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         twins = tuple(first.setdefault(tuple(r.get(a, -1) for a, _, _ in self.attr_list), c)
                       for c, r in enumerate(records))
         self.has_twins = any(t != c for c, t in enumerate(twins))
-        self.ns["_twin"] = twins
+        self.ns["_twin"] = self.twins = twins
         for r, name in zip(records, self.card_names):
             if not name:
                 self.error("these cards have no name: every value they have has an empty symbol", r[_SPAN])

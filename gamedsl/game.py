@@ -178,8 +178,51 @@ class Game:
         return c
 
     def parse_cards(self, text_or_list) -> list[int]:
-        items = text_or_list.split() if isinstance(text_or_list, str) else list(text_or_list)
-        return [self.parse_card(str(x)) for x in items]
+        """Card ids from a list of names, or a text of names separated by spaces (names of
+        several words are matched longest first: 'Royal Taster Drama')."""
+        if not isinstance(text_or_list, str):
+            return [self.parse_card(str(x)) for x in text_or_list]
+        words, out, i = text_or_list.split(), [], 0
+        while i < len(words):
+            for j in range(len(words), i, -1):
+                c = self._card_aliases.get(_norm("".join(words[i:j])))
+                if c is not None:
+                    out.append(c)
+                    i = j
+                    break
+            else:
+                raise KeyError(f"no card called '{words[i]}'")
+        return out
+
+    def copies(self, card: int) -> list[int]:
+        """Every card identical to this one (itself included), in card order."""
+        twins = self.prog.twins
+        return [c for c in range(len(twins)) if twins[c] == twins[card]] if twins else [card]
+
+    def distinct_copies(self, cards, taken: set) -> list[int]:
+        """The same cards, each repeated name given its own copy (not in `taken`, which grows)."""
+        out = []
+        for c in cards:
+            free = [x for x in self.copies(c) if x not in taken]
+            if not free:
+                raise ValueError(f"there are not that many {self.card_name(c)} cards")
+            taken.add(free[0])
+            out.append(free[0])
+        return out
+
+    def same_cards(self, wanted, have) -> list[int] | None:
+        """`wanted` (cards by kind) as the actual cards of `have`, in wanted's order; None if they differ."""
+        twins = self.prog.twins or range(len(self.prog.card_names))
+        pool: dict[int, list] = {}
+        for c in have:
+            pool.setdefault(twins[c], []).append(c)
+        out = []
+        for c in wanted:
+            free = pool.get(twins[c])
+            if not free:
+                return None
+            out.append(free.pop(0))
+        return out if len(out) == len(have) else None
 
     def string_to_action(self, state: State, text: str) -> int:
         """The move a player typed, among the legal ones; IllegalAction says why not."""
@@ -196,8 +239,8 @@ class Game:
         legal_matches = [a for a in matches if a in legal]
         if legal_matches:
             return legal_matches[0]
-        if matches:
-            raise IllegalAction(state.explain(matches[0]))
+        if matches:  # explain the reading of the text that comes closest to being legal
+            raise IllegalAction(max((state.why_not(a) for a in matches), key=lambda r: r[0])[1])
         choices = ", ".join(dict.fromkeys(self._strings[a] for a in legal))
         raise IllegalAction(f"'{text}' is not a move of this game; the moves now are: {choices}")
 

@@ -92,6 +92,7 @@ class Program:
     heuristic: object = None  # fn(state, env): how good the state is for state.me
     invariants: dict = attrs.Factory(dict)  # when -> [(name, fn(state, env), span)]
     back: tuple = ()  # the attributes a card's back shows to everyone
+    twins: tuple = ()  # per card: the first card identical to it (itself if it is the first)
 
     def card_count(self) -> int:
         return len(self.card_names)

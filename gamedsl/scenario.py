@@ -16,7 +16,7 @@ from .errors import GamedslError, IllegalAction, did_you_mean
 TOP_KEYS = {"name", "players", "seed", "options", "random", "shuffles", "deal", "vars", "moves", "expect"}
 MOVE_KEYS = {"illegal", "reason", "expect", "auto", "set", "say"}
 EXPECT_KEYS = {"vars", "zones", "count", "top", "to_move", "legal", "legal_includes", "legal_excludes",
-               "results", "places", "returns", "over", "round", "said"}
+               "results", "places", "returns", "over", "round", "said", "known"}
 
 
 @attrs.frozen
@@ -103,9 +103,8 @@ class Runner:
 
     def cards(self, node) -> list[int]:
         if isinstance(node, yaml.ScalarNode):
-            items = node.value.split()
             try:
-                return [self.game.parse_card(x) for x in items]
+                return self.game.parse_cards(node.value)
             except KeyError as exc:
                 raise ScenarioError(node, exc.args[0]) from None
         return [self.card(x) for x in sequence(node, "a list of cards")]
@@ -162,12 +161,15 @@ class Runner:
 
     def setup(self, deal, variables):
         if deal is not None:
-            zones, rest = {}, None
+            zones, rest, taken = {}, None, set()
             for k, v in mapping(deal, "zones and their cards"):
                 if scalar(k) == "rest":
                     rest = self.zone(v)
                     continue
-                zones[self.zone(k)] = self.cards(v)
+                try:  # a name listed again means another copy of that card
+                    zones[self.zone(k)] = self.game.distinct_copies(self.cards(v), taken)
+                except ValueError as exc:
+                    raise ScenarioError(v, str(exc)) from None
             try:
                 self.state.rig(zones, rest)
             except ValueError as exc:
@@ -389,6 +391,13 @@ class Runner:
         self.checks += 1
         if not any(text in said for _, _, said in self.state.log):
             self.fail(node, f"nobody said anything containing '{text}'")
+
+    def expect_known(self, node):
+        for k, v in mapping(node, "cards known per player"):
+            p = self.player(k)
+            got = sorted(self.game.card_name(c) for c in self.state.known if self.state.knows(p, c))
+            want = sorted(self.game.card_name(c) for c in self.cards(v))
+            self.equal(v, " ".join(got), " ".join(want), f"cards revealed to {self.game.player_name(p)}")
 
 
 def run_scenario_file(game, path) -> list[Failure]:

@@ -241,18 +241,23 @@ class State:
 
     def explain(self, action: int) -> str:
         """Why a move is not legal now, in words."""
+        return self.why_not(action)[1]
+
+    def why_not(self, action: int) -> tuple[int, str]:
+        """(how far the move gets, why it is not legal): -3 no such move, -2 not offered now,
+        -1 not among its choices, k: the first k of its conditions hold."""
         if self.pending is None:
-            return "the game is over"
+            return -3, "the game is over"
         try:
             act, arg = self.game.decode(action)
         except (IndexError, TypeError):
-            return f"there is no move number {action}"
+            return -3, f"there is no move number {action}"
         player, legal, actions = self.pending
         text = self.action_to_string(action)
         who = self.game.player_name(player)
         if act not in actions:
             offered = ", ".join(dict.fromkeys(a.label for a in actions))
-            return f"'{text}' is not possible now: {who} must choose: {offered}"
+            return -2, f"'{text}' is not possible now: {who} must choose: {offered}"
         prev, self.me = self.me, player
         try:
             env = [None] * act.nlocals
@@ -260,13 +265,13 @@ class State:
                 env[0] = arg
                 if arg not in tuple(act.domain(self, env)):
                     where = self.game.domain_text(act)
-                    return f"'{text}' is not possible: {self.game.arg_name(act, arg)} is not in {where}"
-            for fn, message, source in act.requires:
+                    return -1, f"'{text}' is not possible: {self.game.arg_name(act, arg)} is not in {where}"
+            for k, (fn, message, source) in enumerate(act.requires):
                 if not fn(self, env):
-                    return f"'{text}' is not allowed: " + (message or f"the rule '{source}' does not hold")
+                    return k, f"'{text}' is not allowed: " + (message or f"the rule '{source}' does not hold")
         finally:
             self.me = prev
-        return f"'{text}' is not possible now"
+        return len(act.requires), f"'{text}' is not possible now"
 
     def action_to_string(self, action: int) -> str:
         return self.game.action_to_string(action)
@@ -340,8 +345,8 @@ class State:
     def shuffle(self, zone: int):
         """Shuffle a zone with the seeded RNG (or into the next fixed order of a scenario)."""
         if self.fixed_shuffles:
-            order = self.fixed_shuffles.pop(0)
-            if sorted(order) != sorted(self.z[zone]):
+            order = self.game.same_cards(self.fixed_shuffles.pop(0), self.z[zone])
+            if order is None:
                 raise GameRuntimeError(f"the fixed shuffle does not hold the cards of "
                                        f"'{self.game.zone_instance_name(zone)}'")
             self.z[zone] = order

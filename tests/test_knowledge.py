@@ -206,3 +206,27 @@ def test_the_greedy_bot_never_reads_cards_it_cannot_see():
         state.apply_action(state.legal_actions()[0])  # peek: now it knows
         state.apply_action(GreedyAgent(seed).choose(state))
         assert state.var("right")
+
+
+# ---- Moods of the Mad King: secrets exactly as at a table ------------------------------
+def test_mad_king_shows_each_player_exactly_their_own_secrets():
+    from pathlib import Path
+    game = gamedsl.load_game(Path(__file__).resolve().parent.parent / "games" / "mad_king.game")
+    state = game.new_state(players=3, seed=5)
+    for p in range(3):
+        zones = state.observation(p)["zones"]
+        assert zones["king"] == {"count": 1, "backs": {"Mood": 1}}          # nobody sees the King's Mood
+        me, others = f"P{p + 1}", [f"P{q + 1}" for q in range(3) if q != p]
+        assert zones["muse"][me] == [game.card_name(c) for c in state.zone_cards("muse", p)]
+        assert zones["moods"][me] == [game.card_name(c) for c in state.zone_cards("moods", p)]
+        for q in others:
+            assert zones["muse"][q] == {"count": 1, "backs": {"Muse": 1}}
+            assert zones["moods"][q] == {"count": 1, "backs": {"Mood": 1}}
+            assert set(zones["hand"][q]) == {"count", "backs"}
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    king = game.card_name(state.zone_cards("king")[0])
+    for p in range(3):  # the show began: the King's Mood and every Muse are face up
+        zones = state.observation(p)["zones"]
+        assert zones["king"]["known"] == [king]
+        assert all("known" in zones["muse"][f"P{q + 1}"] for q in range(3) if q != p)
