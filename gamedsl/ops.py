@@ -183,6 +183,10 @@ def restore_me(s, fr):
 def card_action_exit(s, fr):
     """A move with a card is done: note where its card went (for what others saw), restore 'me'."""
     s.me, index, card = fr[4]
+    note_card_move(s, index, card)
+
+
+def note_card_move(s, index: int, card: int):
     player, src, src_top, _, _ = s.card_moves[index]
     dst = s.loc[card]
     s.card_moves[index] = (player, src, src_top, dst, s.z[dst][-1] == card)

@@ -41,9 +41,14 @@ def zone_text(view) -> Text:
         return cards_text(view)
     if isinstance(view, dict):
         n = view.get("count", 0)
-        count = Text(f"{n} card" + ("" if n == 1 else "s"), style="dim")
+        if view.get("backs"):  # face down, but the backs show their kind: "4 action"
+            count = Text(", ".join(f"{k} {back}" for back, k in view["backs"].items()), style="dim")
+        else:
+            count = Text(f"{n} card" + ("" if n == 1 else "s"), style="dim")
         if view.get("top") is not None:
-            return Text.assemble("top ", card_text(view["top"]), " (", count, ")")
+            count = Text.assemble("top ", card_text(view["top"]), " (", count, ")")
+        if view.get("known"):  # cards revealed to this player, where they lie
+            count = Text.assemble(count, " — you know ", cards_text(view["known"]))
         return count
     return Text(str(view))
 
