@@ -61,9 +61,19 @@ class GreedyAgent:
         """The value for `me` of a move, playing out its own next decisions `depth` deep."""
         after = world.clone()
         after.apply_action(action)
+        _settle(after, me)
         if depth == 0 or after.terminal or after.current_player() != me:
             return after.evaluate(me)
         return max(self._after(after, a, me, depth - 1) for a in after.legal_actions())
+
+
+def _settle(state, me: int):
+    """Let the others answer an open reaction window or race, so a move's effect shows: they let
+    the moment pass (in a race, they make their first move)."""
+    no_reaction = state.prog.no_reaction.first_id if state.prog.no_reaction is not None else None
+    while state.window is not None and not state.terminal and state.current_player() != me:
+        legal = state.legal_actions()
+        state.apply_action(no_reaction if no_reaction in legal else legal[0])
 
 
 BOTS = {"random": RandomAgent, "greedy": GreedyAgent}

@@ -38,6 +38,12 @@ class Builder(Transformer):
     def option_decl(self, meta, c):
         return m.OptionDecl(span=_tok(c[0]), name=str(c[0]), default=c[1], doc=c[2][1:-1] if c[2] else None)
 
+    def option_choice_decl(self, meta, c):
+        names = [t for t in c[1:] if t is not None and t.type == "NAME"]
+        doc = c[-1][1:-1] if c[-1] is not None and c[-1].type == "STRING" else None
+        return m.OptionChoiceDecl(span=_tok(c[0]), name=str(c[0]), choices=tuple((str(t), _tok(t)) for t in names),
+                                  doc=doc)
+
     def heuristic_decl(self, meta, c):
         return m.Heuristic(span=_s(meta), value=c[0])
 
@@ -113,11 +119,18 @@ class Builder(Transformer):
 
     def action_decl(self, meta, c):
         name, label, param = c[0], c[1], c[2]
-        requires = tuple(x for x in c[3:-1] if x is not None)
+        requires = tuple(x for x in c[3:-1] if isinstance(x, m.Requirement))
+        flags = {x for x in c[3:-1] if isinstance(x, str)}
         return m.ActionDecl(
             span=_tok(name), name=str(name), label=label[1:-1] if label else None,
             param=param[0] if param else None, domain=param[1] if param else None,
-            requires=requires, body=c[-1])
+            requires=requires, body=c[-1], anytime="anytime" in flags, spoken="spoken" in flags)
+
+    def anytime(self, meta, c):
+        return "anytime"
+
+    def spoken(self, meta, c):
+        return "spoken"
 
     def action_param(self, meta, c):
         return (str(c[0]), c[1])
@@ -130,6 +143,9 @@ class Builder(Transformer):
 
     def move_event(self, meta, c):
         return m.Event(span=_s(meta), kind="move", var=str(c[0]), source=c[1], dest=c[2])
+
+    def speech_event(self, meta, c):
+        return m.Event(span=_s(meta), kind="speech", var=str(c[0]))
 
     def turn_start_event(self, meta, c):
         return m.Event(span=_s(meta), kind="turn start")
@@ -247,6 +263,13 @@ class Builder(Transformer):
 
     def reveal_stmt(self, meta, c):
         return m.Reveal(span=_s(meta), card=c[0], to=c[1])
+
+    def race_stmt(self, meta, c):
+        names = tuple((str(t), _tok(t)) for t in c[:-1])
+        return m.Race(span=_s(meta), actions=names, players=c[-1])
+
+    def eliminate_stmt(self, meta, c):
+        return m.Eliminate(span=_s(meta), player=c[0])
 
     def call_stmt(self, meta, c):
         return m.CallSteps(span=_s(meta), func=str(c[0]), args=tuple(a for a in c[1:] if a is not None))

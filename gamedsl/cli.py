@@ -283,7 +283,7 @@ def cmd_play(args) -> int:
     writer = LogWriter(path, new=not path.exists())
     writer.start(args.file, sha, players, seed, options, seats, __version__)
     out = _out()
-    opts = ", ".join(f"{k}={v}" for k, v in options.items())
+    opts = ", ".join(f"{k}={game.option_text(k, v)}" for k, v in options.items())
     _say(out, f"{game.name}: {players} players, seed {seed}" + (f", options {opts}" if opts else "")
          + " — " + ", ".join(f"{game.player_name(k)} {kind}" for k, kind in enumerate(seats)))
     _say(out, f"log: {path}", "dim")
@@ -363,8 +363,8 @@ def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) 
                          + _resume_hint(path))
                     return 0
                 text = state.action_to_string(action)
-                state.apply_action(action)
-                writer.move(state.moves, p, action, text)
+                state.apply_action(action, getattr(agents[p], "reaction_time", None))
+                writer.move(state.moves, p, action, text, state.times.get(state.moves - 1))
                 if show:
                     shown = game.move_text(state, state.moves - 1, humans[0]) if human else text
                     _say(out, render.move_line(game.player_name(p), shown, you=seats[p] == "human"))
@@ -459,7 +459,7 @@ def cmd_simulate(args) -> int:
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return 0
-    _print_simulation(_out(), result, elapsed)
+    _print_simulation(_out(), result, elapsed, game)
     return 0
 
 
@@ -471,8 +471,8 @@ def _fmt(x, digits: int = 2) -> str:
     return str(x)
 
 
-def _print_simulation(out: Console, r: dict, elapsed: float):
-    opts = ", ".join(f"{k}={v}" for k, v in r["options"].items())
+def _print_simulation(out: Console, r: dict, elapsed: float, game):
+    opts = ", ".join(f"{k}={game.option_text(k, v)}" for k, v in r["options"].items())
     _say(out, f"{r['game']}: {r['games']} games, {r['players']} players, seeds {r['seed']}.."
               f"{r['seed'] + r['games'] - 1}" + (f", options {opts}" if opts else "") + f" ({elapsed:.1f} s)", "bold")
     table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)

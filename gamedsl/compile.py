@@ -15,6 +15,7 @@ ZONE_PROPS = {"hidden", "owner", "public", "top", "stack", "pile"}
 VAR_VISIBILITY = ("hidden", "owner", "public")
 MAX_CARDS = 10_000
 _NAME, _SPAN = " name", " span"  # keys of a card record that are not attributes
+NO_REACTION = "no reaction"  # the move that lets a reaction window pass
 VAR_TYPES = {"number": T.NUM, "player": T.PLAYER, "card": T.CARD, "bool": T.BOOL}
 
 
@@ -62,7 +63,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.diags: list[Diagnostic] = []
         self.ns: dict = {"_rotate": ops.rotate,
                          "_div": ops.divide,
-                         "_seat": ops.seat, "_others": ops.others, "_number": ops.number, "_U": ops.UNSET,
+                         "_seat": ops.seat, "_others": ops.others, "_next": ops.next_seat, "_number": ops.number, "_U": ops.UNSET,
                          "_repeat_count": ops.repeat_count, "_pow": ops.power}
         self.has_move_triggers = any(t.event.kind == "move" for t in gm.of(m.TriggerDecl))
         self.known: dict[str, str] = {}  # every declared name -> what it is
@@ -80,7 +81,9 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.expanding: set[str] = set()
         self.used_steps: set[str] = set()
         self.action_list, self.action_by_name = [], {}
+        self.reactions, self.no_reaction = (), None
         self.option_index, self.options = {}, {}
+        self.option_choices: dict = {}
         self.ncards = 0
         self.has_twins, self.twins = False, ()
         self.hoist: list | None = None  # names of values computed once per legal-move loop
@@ -109,6 +112,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         gm = self.gm
         self.header()
         self.attributes()
+        self.choice_options()
         self.cards()
         self.backs()
         self.value_tables()
@@ -165,7 +169,8 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             setup=setup, setup_locals=setup_n, round=rnd if "round" in flows else None, round_locals=round_n,
             outcome=outcome, outcome_locals=outcome_n, end_when=end_when, triggers=triggers,
             params=self.param_fns, heuristic=heuristic, invariants=invariants, back=tuple(self.back_attrs),
-            twins=self.twins)
+            twins=self.twins, option_choices=self.option_choices, reactions=self.reactions,
+            no_reaction=self.no_reaction)
 
     # ---- declarations
     def header(self):
@@ -217,6 +222,26 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             symbols = [v.symbol if v.symbol is not None else v.name for v in a.values][: len(names)]
             self.attr_list.append((a.name, names, symbols))
         self.attr_index = {a[0]: i for i, a in enumerate(self.attr_list)}
+
+    def choice_options(self):
+        """`option mode: a, b, c`: its values are read like card values (`mode == b`); the first is the default."""
+        self.option_choices: dict[str, list[str]] = {}
+        for o in self.gm.of(m.OptionChoiceDecl):
+            if not self.declare(o.name, "an option", o.span):
+                continue
+            names = []
+            for name, span in o.choices:
+                if name in names:
+                    self.error(f"'{name}' appears twice in option '{o.name}'", span)
+                    continue
+                if name in self.known:
+                    self.error(f"'{name}' is already declared as {self.known[name]}", span)
+                    continue
+                self.values.setdefault(name, []).append((o.name, len(names)))
+                names.append(name)
+            self.option_index[o.name] = len(self.option_index)
+            self.options[o.name] = (0, o.doc)
+            self.option_choices[o.name] = names
 
     def value_of(self, name: str, span: Span, attribute: str | None = None):
         """(attribute, index) of a value name, or None with an error."""
@@ -515,7 +540,10 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             if not self.declare(a.name, "an action", a.span):
                 continue
             label = a.label if a.label is not None else a.name.replace("_", " ")
-            act = Action(a.name, label, self.action_ids, 1, None, None, [], (), 0, a.span)
+            act = Action(a.name, label, self.action_ids, 1, None, None, [], (), 0, a.span,
+                         anytime=a.anytime, spoken=a.spoken)
+            if a.anytime:
+                self.offered.add(a.name)  # offered in every reaction window
             self.action_list.append(act)
             self.action_by_name[a.name] = act
             act.decl = a  # type: ignore[attr-defined]
@@ -546,6 +574,13 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             self.hoist = None
             act.scope = scope  # type: ignore[attr-defined]
             self.action_ids += act.size
+        self.reactions = tuple(a for a in self.action_list if a.anytime)
+        if self.reactions:  # a reaction window also offers to let the moment pass
+            act = Action(NO_REACTION, NO_REACTION, self.action_ids, 1, None, None, [], (), 0, Span())
+            act.legal = self.define(f"def _f(s, out):\n    out.append({self.action_ids})\n")
+            self.action_list.append(act)
+            self.action_ids += 1
+            self.no_reaction = act
 
     def legal_fn(self, act, domain_code, conds, scope):
         """One generated function that appends an action's legal move ids to a list."""
@@ -571,6 +606,8 @@ class Compiler(StatementCompiler, ExpressionCompiler):
 
     def action_bodies(self):
         for act in self.action_list:
+            if act.decl is None:
+                continue
             act.body = self.block(act.decl.body, act.scope)
             act.nlocals = act.scope.slots["n"]
 
@@ -588,6 +625,8 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         for t in self.gm.of(m.TriggerDecl):
             scope = Scope()
             src = dst = None
+            if t.event.kind == "speech":
+                scope.local(t.event.var, T.PLAYER)
             if t.event.kind == "move":
                 scope.local(t.event.var, T.CARD)
                 src = self.zone_pattern(t.event.source, scope)

@@ -5,14 +5,14 @@ from . import model as m
 from . import types as T
 from .errors import Span
 
-BUILTINS = {"me", "players", "others", "count", "any", "all", "sum", "max", "min", "best", "worst", "random",
+BUILTINS = {"me", "players", "all_players", "others", "count", "any", "all", "sum", "max", "min", "best", "worst", "random",
             "next", "previous", "top", "bottom", "abs", "seat", "number", "knows"}
 _NOPE = ("None", T.ANY)
 _AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst"}
 # One-argument built-ins: name -> (argument type, result type, Python template).
 _SIMPLE = {
-    "next": (T.PLAYER, T.PLAYER, "(({}) + 1) % s.np"),
-    "previous": (T.PLAYER, T.PLAYER, "(({}) - 1) % s.np"),
+    "next": (T.PLAYER, T.PLAYER, "_next(s, {}, 1)"),  # the next player still in the game
+    "previous": (T.PLAYER, T.PLAYER, "_next(s, {}, -1)"),
     "seat": (T.NUM, T.PLAYER, "_seat(s, {})"),  # the n-th player, counting from 1
     "top": (T.ZONE, T.CARD, "s.top({})"),
     "bottom": (T.ZONE, T.CARD, "s.bottom({})"),
@@ -71,8 +71,10 @@ class ExpressionCompiler:
             return (str(found[1]), hint) if found else _NOPE
         if name == "me":
             return "s.me", T.PLAYER
-        if name == "players":
-            return "range(s.np)", "players"
+        if name == "players":  # the players still in the game
+            return "s.alive", "players"
+        if name == "all_players":  # every seat, eliminated or not
+            return "range(s.np)", T.list_of(T.PLAYER)
         if name == "others":  # every player but me, in turn order from me's left
             return "_others(s)", T.list_of(T.PLAYER)
         if name in self.var_by_name:
@@ -87,7 +89,8 @@ class ExpressionCompiler:
                 return _NOPE
             return f"P_{name}(s)", T.NUM
         if name in self.option_index:
-            return f"s.opt[{self.option_index[name]}]", T.NUM
+            typ = T.value_type(name) if name in self.option_choices else T.NUM
+            return f"s.opt[{self.option_index[name]}]", typ
         if name in self.zone_by_name:
             zone = self.zone_by_name[name]
             if zone.per_player:
@@ -103,7 +106,7 @@ class ExpressionCompiler:
         if hint == T.ZONE:
             self.unknown("zone", name, e.span, self.zone_by_name)
             return _NOPE
-        candidates = list(self.known) + ["me", "players", "others"] + list(self.values) + self.visible_names(scope)
+        candidates = list(self.known) + ["me", "players", "all_players", "others"] + list(self.values) + self.visible_names(scope)
         self.unknown("name", name, e.span, candidates)
         return _NOPE
 
@@ -164,7 +167,7 @@ class ExpressionCompiler:
         if isinstance(e, m.Number):
             return str(e.value) in self.values
         return isinstance(e, m.Name) and len(self.values.get(e.name, ())) > 1 and scope.lookup(e.name) is None \
-            and e.name not in self.known and e.name not in ("me", "players", "others")
+            and e.name not in self.known and e.name not in ("me", "players", "all_players", "others")
 
     def ex_compare(self, e: m.Compare, scope, hint):
         if self.bare_value(e.left, scope) and not self.bare_value(e.right, scope):
@@ -198,7 +201,7 @@ class ExpressionCompiler:
             return f"(s.loc[{ic}] {op} {cc})", T.BOOL
         if ct == "players":
             self.want(it, T.PLAYER, e.item.span)
-            return f"({neg}(0 <= ({ic}) < s.np))", T.BOOL
+            return f"({neg}(({ic}) in s.alive))", T.BOOL
         elem = T.element(ct)
         if elem is None:
             self.error(f"'in' needs a zone, the players or a list, not {T.describe(ct)}", e.collection.span)
@@ -271,7 +274,7 @@ class ExpressionCompiler:
             args = [self.expr(a, scope)[0] for a in e.args]
             typ = self.compile_def(f)
             return f"D_{f}(s, {', '.join(args)})", typ
-        self.unknown("function", f, e.span, list(self.def_info) + sorted(BUILTINS - {"me", "players", "others"}))
+        self.unknown("function", f, e.span, list(self.def_info) + sorted(BUILTINS - {"me", "players", "all_players", "others"}))
         return _NOPE
 
     def maybe_hoist(self, code: str, scope) -> str:
@@ -299,7 +302,7 @@ class ExpressionCompiler:
             if typ == T.ZONE:
                 return f"len(s.z[{code}])", T.NUM
             if typ == "players":
-                return "s.np", T.NUM
+                return "len(s.alive)", T.NUM
             self.elem_type(typ, e.args[0].span)
             return f"len({code})", T.NUM
         b = self.binding(e, scope)

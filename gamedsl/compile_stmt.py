@@ -12,7 +12,7 @@ from . import ops
 from . import types as T
 from .errors import Span
 
-_WAITS = (m.Choose, m.Turn, m.End)
+_WAITS = (m.Choose, m.Turn, m.End, m.Race)
 STEP_LIMIT = ops.STEP_LIMIT
 
 
@@ -261,6 +261,9 @@ class StatementCompiler:
     def gen_say(self, st: m.Say, scope, ind, lines):
         self.emit(lines, ind, f"s.say({st.text!r})", st.span)
 
+    def gen_eliminate(self, st: m.Eliminate, scope, ind, lines):
+        self.emit(lines, ind, f"s.eliminate({self.fn_code(st.player, scope, T.PLAYER)})", st.span)
+
     def gen_reveal(self, st: m.Reveal, scope, ind, lines):
         card = self.fn_code(st.card, scope, T.CARD)
         to = self.fn_code(st.to, scope, T.PLAYER) if st.to is not None else "None"
@@ -371,6 +374,24 @@ class StatementCompiler:
             acts.append(act)
         by = self.fn(st.by, scope, T.PLAYER) if st.by is not None else None
         return ops.choose_op(tuple(acts), by)
+
+    def st_race(self, st: m.Race, scope):
+        """Every listed player answers at once with one of the actions; the answers run fastest first."""
+        if self.in_outcome:
+            self.error("the outcome cannot ask for a move", st.span)
+        acts = []
+        for name, span in st.actions:
+            act = self.action_by_name.get(name)
+            if act is None:
+                self.unknown("action", name, span, self.action_by_name)
+                continue
+            self.offered.add(name)
+            acts.append(act)
+        code, typ = self.expr(st.players, scope)
+        if typ != "players" and self.elem_type(typ, st.players.span) != T.PLAYER:
+            self.error("'race ... among' needs players", st.players.span)
+        players = eval(f"lambda s, e: tuple({code})", self.ns)  # noqa: S307
+        return ops.race_op(tuple(acts), players)
 
     def st_end(self, st: m.End, scope):
         return ops.end_op(st.what)

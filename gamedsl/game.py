@@ -72,10 +72,20 @@ class Game:
                 known = ", ".join(self.prog.options) or "none"
                 raise GamedslError(f"{self.name} has no option '{name}' (its options: {known})")
             default = self.prog.options[name][0]
-            if isinstance(value, str):
+            choices = self.prog.option_choices.get(name)
+            if choices is not None:
+                value = _parse_choice(name, value, choices)
+            elif isinstance(value, str):
                 value = _parse_option(name, value, default)
             out[name] = value
         return out
+
+    def option_text(self, name: str, value) -> str:
+        """An option's value as a user writes it: a number, true/false, or the chosen name."""
+        choices = self.prog.option_choices.get(name)
+        if choices is not None and isinstance(value, int) and 0 <= value < len(choices):
+            return choices[value]
+        return str(value).lower() if isinstance(value, bool) else str(value)
 
     # ---- names
     def decode(self, action: int):
@@ -285,8 +295,12 @@ class Game:
             "log": [f"{self.player_name(p)}: {text}" for _, p, text in state.log[-8:]],
             "moves": self.moves_seen(state, player),
         }
+        if state.out:
+            view["eliminated"] = [self.player_name(k) for k in range(state.np) if state.out >> k & 1]
         if to_move == player:
             view["legal"] = [self._strings[a] for a in self.display_order(state.pending[1])]
+            if state.window is not None:  # everyone asked answers at once; the fastest counts
+                view["window"] = state.window[0]
         if state.terminal:
             view["results"] = {self.player_name(k): state.results[k] for k in range(state.np)}
             view["places"] = {self.player_name(k): state.places[k] for k in range(state.np)}
@@ -303,18 +317,28 @@ class Game:
         action = state.history[index]
         player, src, src_top, dst, dst_top = state.card_moves[index]
         if src < 0 or player == observer or self.sees(src, observer, src_top) or self.sees(dst, observer, dst_top):
-            return self._strings[action]
-        return f"{self._decode[action][0].label} a card"
+            text = self._strings[action]
+        else:
+            text = f"{self._decode[action][0].label} a card"
+        if index in state.times:  # an answer in a reaction window or a race: how fast it was
+            text += f" ({state.times[index]:.2f} s{', too late' if index in state.late else ''})"
+        return text
 
     def moves_seen(self, state: State, player: int) -> list[str]:
-        """The moves since the player's own last move (that one included), as the player saw them."""
+        """The moves since the player's own last move (that one included), as the player saw them.
+
+        While a reaction window or race is collecting answers, the others' answers are not
+        shown yet (everyone answers at once); letting a moment pass is not shown at all."""
         start = max(0, state.moves - _MOVES_SHOWN)
         for k in range(state.moves - 1, start - 1, -1):
             if state.card_moves[k][0] == player:
                 start = k
                 break
+        hidden_from = state.window_start if state.window is not None else state.moves
+        no_reaction = self.prog.no_reaction.first_id if self.prog.no_reaction is not None else -1
         return [f"{self.player_name(state.card_moves[k][0])}: {self.move_text(state, k, player)}"
-                for k in range(start, state.moves)]
+                for k in range(start, state.moves)
+                if state.history[k] != no_reaction and (k < hidden_from or state.card_moves[k][0] == player)]
 
     def display_order(self, actions) -> list[int]:
         """Moves in the order to show them: by action, then by card (suit, then rank)."""
@@ -354,6 +378,14 @@ class Game:
                 if name == typ[6:]:
                     return values[value] if 0 <= value < len(values) else None
         return value
+
+
+def _parse_choice(name: str, value, choices: list) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(choices):
+        return value
+    if isinstance(value, str) and value in choices:
+        return choices.index(value)
+    raise GamedslError(f"option '{name}' is one of {', '.join(choices)}, not '{value}'")
 
 
 def _parse_option(name: str, value: str, default):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+import time
 
 from rich.console import Console
 from rich.text import Text
@@ -37,10 +38,12 @@ class HumanSeat:
 
     kind = "human"
 
-    def __init__(self, seat: int, console: Console | None = None, read=None):
+    def __init__(self, seat: int, console: Console | None = None, read=None, clock=time.monotonic):
         self.seat = seat
         self.console = console or Console(highlight=False)
         self.read = read or _read_line
+        self.clock = clock
+        self.reaction_time: float | None = None  # in a window or race: seconds from the prompt to the answer
 
     def choose(self, state) -> int:
         game = state.game
@@ -52,6 +55,20 @@ class HumanSeat:
         name = game.player_name(self.seat)
         reserved = set(game.prog.action_by_name) | {t.casefold() for t in texts}
         prompt = f"{name}, your move [1-{len(legal)}]: " if len(legal) > 1 else f"{name}, your move [1]: "
+        window = state.window is not None
+        quick = None
+        if window:  # Enter alone answers at once: the only move, or letting the moment pass
+            no_reaction = game.prog.no_reaction.first_id if game.prog.no_reaction is not None else None
+            quick = legal[0] if len(legal) == 1 else (no_reaction if no_reaction in legal else None)
+            if quick is not None:
+                prompt = f"{name}, quick! [1-{len(legal)}, Enter: {game.action_to_string(quick)}]: "
+        started = self.clock()
+        action = self._ask(state, legal, texts, prompt, reserved, quick)
+        self.reaction_time = round(self.clock() - started, 3) if window else None
+        return action
+
+    def _ask(self, state, legal, texts, prompt, reserved, quick) -> int:
+        game = state.game
         while True:
             try:
                 line = self.read(prompt)
@@ -61,6 +78,8 @@ class HumanSeat:
             text = line.strip()
             word = text.casefold()
             if not text:
+                if quick is not None:
+                    return quick
                 continue
             if word not in reserved:
                 if word in QUIT_WORDS:

@@ -5,6 +5,7 @@ A log is one JSON object per line:
     {"type": "start", "version": 1, "game": PATH, "game_sha256": HEX, "players": N, "seed": S,
      "options": {...}, "seats": ["human", "greedy", ...]}
     {"type": "move", "n": 1, "player": 0, "action": 12, "text": "play J♣"}
+    {"type": "move", "n": 2, "player": 2, "action": 40, "text": "cover", "time": 0.734}   (a race answer)
     ...
     {"type": "end", "returns": [...], "results": [...], "moves": M, "digest": HEX}
 
@@ -91,8 +92,11 @@ class LogWriter:
             line["gamedsl"] = version
         self.write(line)
 
-    def move(self, n: int, player: int, action: int, text: str):
-        self.write({"type": "move", "n": n, "player": player, "action": action, "text": text})
+    def move(self, n: int, player: int, action: int, text: str, time: float | None = None):
+        line = {"type": "move", "n": n, "player": player, "action": action, "text": text}
+        if time is not None:  # an answer in a reaction window or race: its reaction time, in seconds
+            line["time"] = time
+        self.write(line)
 
     def end(self, state):
         self.write(end_line(state))
@@ -234,6 +238,9 @@ def read_log(path) -> LogData:
                 raise LogError(path, lineno, f"move number {obj['n']}, expected {want}")
             if obj["player"] >= start["players"]:
                 raise LogError(path, lineno, f"player {obj['player']} in a game of {start['players']} players")
+            if "time" in obj and not (_is_num(obj["time"]) and 0 <= obj["time"] < 1e6):
+                raise LogError(path, lineno, f"'time' of the move line should be a number of seconds, "
+                                             f"not {json.dumps(obj['time'])}")
             moves.append((lineno, obj))
         elif kind == "end":
             _check_fields(path, lineno, obj, _END_FIELDS)
@@ -306,7 +313,7 @@ def replay_moves(game, data: LogData, before_move=None):
         if before_move is not None:
             before_move(state, m)
         try:
-            state.apply_action(a)
+            state.apply_action(a, m.get("time"))
         except GamedslError as exc:
             raise LogError(data.path, lineno, f"move {n} ('{text}'): {exc}") from None
     return state

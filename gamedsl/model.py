@@ -223,6 +223,17 @@ class Reveal(Stmt):
 
 
 @node
+class Race(Stmt):
+    actions: tuple  # ((name, span), ...)
+    players: Expr
+
+
+@node
+class Eliminate(Stmt):
+    player: Expr
+
+
+@node
 class CallSteps(Stmt):
     func: str
     args: tuple
@@ -249,6 +260,14 @@ class PlayersDecl(Decl):
 class OptionDecl(Decl):
     name: str
     default: Expr
+    doc: str | None = None
+
+
+@node
+class OptionChoiceDecl(Decl):
+    """An option whose value is one of some names: the first is the default."""
+    name: str
+    choices: tuple  # ((name, span), ...)
     doc: str | None = None
 
 
@@ -364,6 +383,8 @@ class ActionDecl(Decl):
     domain: Expr | None
     requires: tuple
     body: tuple
+    anytime: bool = False  # may be made out of turn, in the reaction window before a decision
+    spoken: bool = False  # said aloud: fires 'on speech' triggers
 
 
 @node

@@ -53,8 +53,16 @@ def seat(s, n: int) -> int:
 
 
 def others(s) -> tuple:
-    """Every player but the one deciding (`me`), from their left round the table."""
-    return tuple((s.me + k) % s.np for k in range(1, s.np))
+    """Every player still in the game but the one deciding (`me`), from their left round the table."""
+    return tuple(p for p in ((s.me + k) % s.np for k in range(1, s.np)) if not s.out >> p & 1)
+
+
+def next_seat(s, p: int, step: int) -> int:
+    """The next (step 1) or previous (step -1) seat still in the game."""
+    q = (p + step) % s.np
+    while s.out >> q & 1 and q != p:
+        q = (q + step) % s.np
+    return q
 
 
 def number(table: tuple, index: int) -> int:
@@ -219,6 +227,32 @@ def choose_op(actions, by):
         player = by(s, fr[2]) if by is not None else s.me
         s.ask(player, actions)
     return op
+
+
+def race_op(actions, players):
+    def op(s, fr):
+        racers = players(s, fr[2])
+        if racers:
+            s.open_window("race", None, list(racers), actions)
+    return op
+
+
+def resolve_window(s, fr):
+    """Run a window's answers fastest first, each if still legal; then ask the decision it deferred."""
+    answers, deferred, ran = fr[4]
+    while answers:
+        _, _, player, action, index = answers.pop(0)
+        if s.game._decode[action][0] is s.prog.no_reaction:
+            continue
+        if not s.still_legal(player, action):
+            s.late.add(index)  # someone faster changed the game: this answer no longer applies
+            continue
+        fr[4][2] = True
+        fr[1] = 0  # come back here for the next answer
+        s.start_action(player, action, index)
+        return
+    if deferred is not None:
+        s.ask(deferred[0], deferred[1], window=ran)  # after a reaction, others may react to it
 
 
 def end_op(what):

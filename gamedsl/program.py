@@ -44,6 +44,8 @@ class Action:
     legal: object = None  # fn(state, out): appends the legal move ids
     decl: object = None  # the model node, for messages
     scope: object = None  # the compiler's scope while compiling
+    anytime: bool = False  # offered to every player in the reaction window before a decision
+    spoken: bool = False  # said aloud: making it fires the 'speech' triggers
 
 
 @attrs.define
@@ -92,6 +94,9 @@ class Program:
     heuristic: object = None  # fn(state, env): how good the state is for state.me
     invariants: dict = attrs.Factory(dict)  # when -> [(name, fn(state, env), span)]
     back: tuple = ()  # the attributes a card's back shows to everyone
+    option_choices: dict = attrs.Factory(dict)  # option name -> its value names (options chosen by name)
+    reactions: tuple = ()  # the anytime actions
+    no_reaction: object = None  # the move that lets a reaction window pass (when there are reactions)
     twins: tuple = ()  # per card: the first card identical to it (itself if it is the first)
 
     def card_count(self) -> int:

@@ -98,13 +98,22 @@ def view_renderable(obs: dict, log_lines: int = 6):
             table.add_column(name, header_style="bold cyan")
         for name in per_var:
             table.add_column(name, justify="right", header_style="bold magenta")
+        out = set(obs.get("eliminated", ()))
         for p in players:
             label = Text(("▶ " if p == to_move else "  ") + p, style="bold" if p == me else "")
             if p == me:
                 label.append(" (you)", style="dim")
+            if p in out:
+                label.append(" (out)", style="dim red")
             cells = [zone_text(zones[z][p]) for z in per_zone] + [value_text(variables[v][p]) for v in per_var]
             table.add_row(label, *cells)
         parts.append(table)
+
+    if obs.get("window") == "react":
+        parts.append(Text("React now, or let it pass: everyone asked answers at once, the fastest counts.",
+                          style="bold yellow"))
+    elif obs.get("window") == "race":
+        parts.append(Text("Race! Everyone answers at once; the answers count fastest first.", style="bold yellow"))
 
     lines = obs.get("log") or []
     if lines and log_lines:

@@ -20,7 +20,7 @@ class State:
     __slots__ = ("game", "prog", "np", "z", "loc", "v", "opt", "stack", "me", "turn", "rng", "pending",
                  "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
                  "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "turn_hooks",
-                 "steps", "checking", "move_limit", "known")
+                 "steps", "checking", "move_limit", "known", "out", "alive", "window", "times", "window_start", "late")
 
     def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=(),
                  check_invariants: bool = False):
@@ -52,6 +52,14 @@ class State:
         self.fixed_shuffles = [list(order) for order in fixed_shuffles]
         self.stack: list = []
         self.known: dict[int, int] = {}  # card -> bit mask of the players shown it (until it moves)
+        self.out = 0  # bit mask of the players eliminated
+        self.alive = tuple(range(players))  # the players still in the game, in seat order
+        # A reaction window or race collecting answers: [kind, deferred (player, actions) or None,
+        # players still to answer, answers [(time, n, player, action, move index)], actions offered]
+        self.window = None
+        self.window_start = -1  # the move index where the open window's answers begin
+        self.times: dict[int, float] = {}  # move index -> reaction time (seconds), for window answers
+        self.late: set[int] = set()  # window answers that came too late to apply
         first = prog.zones[0].base if prog.zones else 0
         self.loc = [first] * prog.card_count()
         if prog.zones:
@@ -187,8 +195,16 @@ class State:
                 self.stack.append([t.body, 0, env, None, None])
 
     # ---- decisions
-    def ask(self, player: int, actions):
-        """Offer a decision to a player; with no legal move, the decision is skipped."""
+    def ask(self, player: int, actions, window: bool = True):
+        """Offer a decision to a player; with no legal move, the decision is skipped.
+
+        In a game with `anytime` actions, the players who could react now are asked first:
+        a reaction window (see open_window)."""
+        if window and self.prog.reactions and self.window is None and not self.terminal:
+            eligible = [p for p in _from(self.alive, player) if self.reactions_of(p)]
+            if eligible:
+                self.open_window("react", (player, actions), eligible, self.prog.reactions)
+                return
         legal: list[int] = []
         if player == self.me:
             for act in actions:
@@ -209,6 +225,70 @@ class State:
                 self.limit_hit = True
                 self.end_game()
 
+    def reactions_of(self, player: int) -> list[int]:
+        """The anytime moves a player could make now."""
+        legal: list[int] = []
+        prev, self.me = self.me, player
+        try:
+            for act in self.prog.reactions:
+                act.legal(self, legal)
+        finally:
+            self.me = prev
+        return legal
+
+    def open_window(self, kind: str, deferred, players: list, actions: tuple):
+        """Ask several players at once: each answers without seeing the others' answers, with a
+        reaction time; then the answers run fastest first, each only if it is still legal then.
+
+        kind "react": the anytime moves, or no reaction; afterwards the deferred decision is asked.
+        kind "race": every listed player must answer with one of the race's actions."""
+        self.window = [kind, deferred, list(players), [], actions]
+        self.window_start = self.moves
+        self._pose_window()
+
+    def _pose_window(self):
+        kind, _, queue, _, actions = self.window
+        while queue:
+            player = queue[0]
+            if kind == "react":
+                legal = self.reactions_of(player)
+                offered = actions + (self.prog.no_reaction,)
+                if legal:
+                    legal.append(self.prog.no_reaction.first_id)
+            else:
+                legal, prev, self.me = [], self.me, player
+                try:
+                    for act in actions:
+                        act.legal(self, legal)
+                finally:
+                    self.me = prev
+                offered = actions
+            if legal:
+                self.pending = (player, legal, offered)
+                if self.moves >= self.move_limit:
+                    self.limit_hit = True
+                    self.end_game()
+                return
+            queue.pop(0)
+        self._close_window()
+
+    def _close_window(self):
+        """Every answer is in: run them fastest first (ties in the order asked)."""
+        kind, deferred, _, answers, _ = self.window
+        self.window = None
+        answers.sort()
+        self.stack.append([(ops.resolve_window,), 0, None, None, [answers, deferred, False]])
+
+    def still_legal(self, player: int, action: int) -> bool:
+        act, _ = self.game._decode[action]
+        legal: list[int] = []
+        prev, self.me = self.me, player
+        try:
+            act.legal(self, legal)
+        finally:
+            self.me = prev
+        return action in legal
+
     def current_player(self) -> int:
         """The seat that must decide now, or TERMINAL (-1) when the game is over."""
         return self.pending[0] if self.pending is not None else TERMINAL
@@ -216,8 +296,13 @@ class State:
     def legal_actions(self) -> list[int]:
         return list(self.pending[1]) if self.pending is not None else []
 
-    def apply_action(self, action: int):
-        """Play a move for the current player; an illegal one raises IllegalAction and changes nothing."""
+    def apply_action(self, action: int, time: float | None = None):
+        """Play a move for the current player; an illegal one raises IllegalAction and changes nothing.
+
+        In a reaction window or a race, `time` is how long the player took to answer, in seconds
+        (a person's measured reaction); without it, a bot's reaction time is drawn from the
+        game's random generator. A time is drawn either way, so a replay that gives the
+        recorded times follows the same random course."""
         pending = self.pending
         if pending is None or action not in pending[1]:
             raise IllegalAction(self.explain(action))
@@ -225,22 +310,48 @@ class State:
         self.pending = None
         self.history.append(action)
         self.moves += 1
+        if self.window is not None:
+            drawn = round(self.rng.uniform(0.3, 1.5), 3)
+            t = drawn if time is None else float(time)
+            self.times[self.moves - 1] = t
+            self.card_moves.append((player, -1, False, -1, False))
+            window = self.window
+            window[3].append((t, len(window[3]), player, action, self.moves - 1))
+            window[2].pop(0)
+            self._pose_window()
+            if self.pending is None:
+                self.run()
+        else:
+            self.start_action(player, action, self.moves - 1)
+            self.run()
+        if self.checking:
+            self.check_invariants("move")
+
+    def start_action(self, player: int, action: int, index: int):
+        """Put a move's rules on the stack, to run next (its speech triggers after them)."""
         act, arg = self.game._decode[action]
+        if act.spoken and "speech" in self.prog.triggers:
+            for t in self.prog.triggers["speech"]:
+                env = [None] * t.nlocals
+                env[0] = player
+                if t.cond is None or t.cond(self, env):
+                    self.stack.append([t.body, 0, env, ops.restore_me, self.me])
         env = [None] * act.nlocals
         if act.domain is not None:
             env[0] = arg
         if act.param_type == "card":
             # where the card went is read when the move's own rules are done, before the flow goes on
             src = self.loc[arg]
-            self.stack.append([act.body, 0, env, ops.card_action_exit, (self.me, len(self.card_moves), arg)])
-            self.card_moves.append((player, src, self.z[src][-1] == arg, src, False))
+            self.stack.append([act.body, 0, env, ops.card_action_exit, (self.me, index, arg)])
+            entry = (player, src, self.z[src][-1] == arg, src, False)
         else:
-            self.card_moves.append((player, -1, False, -1, False))
+            entry = (player, -1, False, -1, False)
             self.stack.append([act.body, 0, env, None if player == self.me else ops.restore_me, self.me])
+        if index == len(self.card_moves):
+            self.card_moves.append(entry)
+        else:
+            self.card_moves[index] = entry
         self.me = player
-        self.run()
-        if self.checking:
-            self.check_invariants("move")
 
     def explain(self, action: int) -> str:
         """Why a move is not legal now, in words."""
@@ -342,8 +453,14 @@ class State:
             self.forget(cards)
 
     def deal(self, n: int, src: int, base: int, start: int):
-        for k in range(self.np):
-            self.move_top(n, src, base + (start + k) % self.np)
+        for p in _from(self.alive, start):
+            self.move_top(n, src, base + p)
+
+    def eliminate(self, player: int):
+        """Take a player out of the game: `players`, `next` and the turns skip them from now on."""
+        if not self.out >> player & 1:
+            self.out |= 1 << player
+            self.alive = tuple(p for p in self.alive if p != player)
 
     def shuffle(self, zone: int):
         """Shuffle a zone with the seeded RNG (or into the next fixed order of a scenario)."""
@@ -455,6 +572,12 @@ class State:
         other.fixed_random = list(self.fixed_random)
         other.fixed_shuffles = [list(o) for o in self.fixed_shuffles]
         other.known = dict(self.known)
+        other.out, other.alive = self.out, self.alive
+        w = self.window
+        other.window = None if w is None else [w[0], w[1], list(w[2]), list(w[3]), w[4]]
+        other.window_start = self.window_start
+        other.times = dict(self.times)
+        other.late = set(self.late)
         return other
 
     def zone_cards(self, zone: str, player: int | None = None) -> list[int]:
@@ -535,14 +658,22 @@ class State:
 
     def digest(self) -> str:
         """A fingerprint of everything in the state, to check that two runs reached the same place."""
-        text = repr((self.z, self.v, sorted(self.known.items()), self.round, self.moves, self.results, self.places,
-                     self.terminal,
+        text = repr((self.z, self.v, sorted(self.known.items()), self.out, self.window, sorted(self.times.items()),
+                     self.round, self.moves, self.results, self.places, self.terminal,
                      self.pending[:2] if self.pending else None, self.rng.getstate()))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def observation(self, player: int) -> dict:
         """Exactly what one player may see now."""
         return self.game.observe(self, player)
+
+
+def _from(seats: tuple, first: int) -> tuple:
+    """The seats in turn order from `first` (or from the next seat after it still in the game)."""
+    for k, p in enumerate(seats):
+        if p >= first:
+            return seats[k:] + seats[:k]
+    return seats
 
 
 def _zone_matches(pattern, zone: int, env: list) -> bool:

@@ -1,0 +1,226 @@
+"""Out-of-turn and real-time rules: anytime reactions, races, speech, elimination, named option values."""
+import pytest
+
+import gamedsl
+from gamedsl import IllegalAction
+
+# A small shedding game: play a card matching the top card's rank or colour, or draw.
+# Anyone holding the exact twin of the top card may "snap" it out of turn (the turn passes
+# on from them); a player left with one card must say "last!", and anyone may catch them
+# first; "hush" forbids speech until its player's next turn; "bang" starts a race whose
+# slowest player draws a card.
+GAME = '''game "Snap"
+players 2 to 4
+option mode: calm, wild "calm: no bangs"
+attribute rank: 1, 2, 3, 4, bang, hush
+attribute colour: red, blue
+cards rank * colour times 2
+zone deck: hidden, stack
+zone pile: top, stack
+zone hand per player: owner
+var current: player
+var called per player = false
+var quiet = false
+var quieter: player
+var covered = 0
+var snaps = 0
+
+def fits(c) = c.rank == top(pile).rank or c.colour == top(pile).colour
+def draw(p, n) {
+  move n from deck to p.hand
+  p.called = false
+}
+
+action play (c in me.hand) if fits(c) "it does not match" {
+  move c to pile
+  if c.rank == bang and mode == wild {
+    covered = 0
+    race cover among players
+  }
+  if c.rank == hush { quiet = true  quieter = me }
+}
+action pass { draw(me, 1) }
+action snap "snap" (c in me.hand) anytime
+    if c.rank == top(pile).rank and c.colour == top(pile).colour "it is not the twin of the top card" {
+  if quiet and quieter == me { quiet = false }
+  move c to pile
+  snaps += 1
+  current = me
+  end turn
+}
+action last "last!" anytime spoken if count(me.hand) == 1 and not me.called { me.called = true }
+action catch "catch" (p in others) anytime spoken if count(p.hand) == 1 and not p.called { draw(p, 2) }
+action cover "cover!" {
+  covered += 1
+  if covered == count(players) { draw(me, 1) }
+}
+
+on speech p if quiet { draw(p, 2) }
+
+setup {
+  shuffle deck
+  deal 3 from deck to hand
+  move top(deck) to pile
+  current = seat(1)
+}
+round {
+  while all(p in players if count(p.hand) > 0) and count(deck) > 4 {
+    turn current {
+      if quiet and quieter == me { quiet = false }
+      choose play, pass
+    }
+    current = next(current)
+  }
+  end game
+}
+outcome { for each p in players { if count(p.hand) == 0 { win p } else { lose p } } }
+'''
+
+
+@pytest.fixture(scope="module")
+def game():
+    return gamedsl.load_source(GAME, "snap.game")
+
+
+def rigged(game, players, hands, pile, deck=None, options=None):
+    state = game.new_state(players=players, seed=1, options=options)
+    zones = {game.zone_instance("hand", p): game.parse_cards(h) for p, h in enumerate(hands)}
+    zones[game.zone_instance("pile")] = game.parse_cards(pile)
+    if deck is not None:
+        zones[game.zone_instance("deck")] = game.parse_cards(deck)
+    taken: set = set()
+    zones = {z: game.distinct_copies(cs, taken) for z, cs in zones.items()}
+    state.rig(zones, rest=game.zone_instance("deck"))
+    state.refresh()
+    return state
+
+
+def move(state, text, time=None):
+    state.apply_action(state.game.string_to_action(state, text), time)
+
+
+def test_a_reaction_window_asks_only_those_who_can_react(game):
+    # P3 holds the twin of the top card (1 red): before P1 decides, P3 may snap.
+    state = rigged(game, 3, ["1 blue 3 blue", "2 red 3 red", "1 red 4 blue"], "1 red")
+    assert state.current_player() == 2
+    assert state.window is not None and state.window[0] == "react"
+    assert sorted(state.game.action_to_string(a) for a in state.legal_actions()) == ["no reaction", "snap 1 red"]
+    assert state.observation(2)["window"] == "react"
+    move(state, "no reaction")
+    assert state.window is None and state.current_player() == 0   # nobody reacted: P1's turn as usual
+    assert sorted(state.game.action_to_string(a) for a in state.legal_actions()) == ["pass", "play 1 blue"]
+
+
+def test_a_reaction_ends_the_turn_it_interrupts_and_play_goes_on_after_the_reactor(game):
+    state = rigged(game, 3, ["2 blue 3 blue", "2 red 3 red", "1 red 4 blue"], "1 red")
+    move(state, "snap 1 red")
+    assert state.var("snaps") == 1 and state.zone_cards("hand", 2) == [state.game.parse_card("4 blue")]
+    assert state.current_player() == 0   # P3 snapped during P1's turn: play goes on after P3, with P1
+    # P3 now holds one card: the window asks P3 (to say last!) and the others (to catch)
+    assert state.window is not None
+
+
+def test_the_fastest_answer_counts_and_a_late_one_is_void(game):
+    # P1 holds one card and has not said "last!": P1 may say it, the others may catch P1.
+    state = rigged(game, 3, ["2 blue", "2 red 3 red", "4 red 4 blue"], "1 red")
+    asked = []
+    while state.window is not None:
+        p = state.current_player()
+        asked.append(p)
+        if p == 0:
+            move(state, "last!", time=0.9)       # P1 says it, but slowly
+        elif p == 2:
+            move(state, "catch P1", time=0.4)    # P3 catches first
+        else:
+            move(state, "no reaction", time=0.1)
+    assert asked == [0, 1, 2]
+    assert len(state.zone_cards("hand", 0)) == 3 and not state.var("called", 0)  # caught: +2, and P1's late call is void
+    assert state.observation(0)["moves"] == ["P1: last! (0.90 s, too late)", "P3: catch P1 (0.40 s)"]
+
+
+def test_answers_in_an_open_window_are_hidden_from_the_others(game):
+    state = rigged(game, 3, ["2 blue", "2 red 3 red", "4 red 4 blue"], "1 red")
+    assert state.current_player() == 0
+    move(state, "last!", time=0.5)
+    assert state.current_player() in (1, 2) and state.window is not None
+    assert not any("last!" in m for m in state.observation(state.current_player())["moves"])
+
+
+def test_a_race_runs_every_answer_fastest_first(game):
+    state = rigged(game, 3, ["bang red 2 blue", "2 red 3 red", "4 red 4 blue"], "1 red",
+                   options={"mode": "wild"})
+    while state.window is not None:  # nobody can react yet
+        move(state, "no reaction")
+    move(state, "play bang red")
+    assert state.window is not None and state.window[0] == "race"
+    times = {0: 0.8, 1: 1.7, 2: 0.5}
+    while state.window is not None and state.window[0] == "race":
+        p = state.current_player()
+        assert [state.game.action_to_string(a) for a in state.legal_actions()] == ["cover!"]
+        move(state, "cover!", time=times[p])
+    assert state.var("covered") == 3
+    assert len(state.zone_cards("hand", 1)) == 3   # P2 was slowest: drew one
+
+
+def test_a_race_is_off_in_calm_mode_and_options_take_names(game):
+    state = rigged(game, 3, ["bang red 2 blue", "2 red 3 red", "4 red 4 blue"], "1 red")
+    move(state, "play bang red")
+    assert state.window is None or state.window[0] != "race"
+    with pytest.raises(gamedsl.GamedslError, match="one of calm, wild"):
+        game.new_state(players=2, options={"mode": "loud"})
+    assert game.option_text("mode", 1) == "wild"
+
+
+def test_speech_is_punished_during_silence(game):
+    state = rigged(game, 3, ["hush red 2 blue", "2 red 3 red", "4 red 4 blue"], "1 red")
+    move(state, "play hush red")
+    assert state.var("quiet")
+    # P1 now holds one card: saying "last!" is speech, and costs 2 cards while it is quiet
+    while state.window is not None:
+        p = state.current_player()
+        move(state, "last!" if p == 0 else "no reaction")
+    assert len(state.zone_cards("hand", 0)) == 3 and not state.var("called", 0)
+
+
+def test_eliminated_players_are_skipped():
+    game = gamedsl.load_source('''game "Out"
+players 2 to 4
+attribute n: 1, 2
+cards n
+zone deck: hidden
+var turns per player = 0
+action go { me.turns += 1 }
+setup { eliminate seat(2) }
+round {
+  for each p in players { turn p { choose go } }
+  if count(players) == 3 and next(seat(1)) == seat(3) and count(all_players) == 4 { end game }
+}
+''', "out.game")
+    state = game.new_state(players=4)
+    assert state.observation(0)["eliminated"] == ["P2"]
+    order = []
+    while not state.is_terminal():
+        order.append(state.current_player())
+        state.apply_action(state.legal_actions()[0])
+    assert order == [0, 2, 3]
+
+
+def test_given_reaction_times_replay_the_same_game(game):
+    state = rigged(game, 3, ["2 blue", "2 red 3 red", "4 red 4 blue"], "1 red")
+    first = state.clone()
+    moves = []
+    while state.window is not None:
+        p, a = state.current_player(), state.legal_actions()[0]
+        state.apply_action(a, 0.25 * (p + 1))
+        moves.append((a, state.times[state.moves - 1]))
+    assert [t for _, t in moves] == [0.25, 0.5, 0.75]
+    again = first.clone()
+    for a, t in moves:
+        again.apply_action(a, t)
+    assert again.digest() == state.digest()
+    # without times, bots' times are drawn from the game's seeded generator: the same every run
+    a1, a2 = first.clone(), first.clone()
+    for a, _ in moves:
+        a1.apply_action(a)
+        a2.apply_action(a)
+    assert a1.times == a2.times and a1.digest() == a2.digest()
