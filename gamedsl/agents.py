@@ -45,7 +45,9 @@ class GreedyAgent:
         if len(legal) == 1:
             return legal[0]
         n = self.samples if hidden_slots(state, me) else 1
-        worlds = [redeal(state, me, self.rng, reseed=True) for _ in range(n)]
+        worlds = [w for w in (redeal(state, me, self.rng, reseed=True, past=False) for _ in range(n)) if w]
+        if not worlds:  # no other deal fits what was shown: only the real cards do
+            worlds = [_reseeded(state, self.rng)]
         best, best_value = [], None
         for action in legal:
             value = 0.0
@@ -59,12 +61,19 @@ class GreedyAgent:
 
     def _after(self, world, action: int, me: int, depth: int) -> float:
         """The value for `me` of a move, playing out its own next decisions `depth` deep."""
-        after = world.clone()
+        after = world.clone(past=False)
         after.apply_action(action)
         _settle(after, me)
         if depth == 0 or after.terminal or after.current_player() != me:
             return after.evaluate(me)
         return max(self._after(after, a, me, depth - 1) for a in after.legal_actions())
+
+
+def _reseeded(state, rng):
+    """A copy with a fresh random future (the cards as they are)."""
+    other = state.clone(past=False)
+    other.rng.seed(rng.getrandbits(64))
+    return other
 
 
 def _settle(state, me: int):

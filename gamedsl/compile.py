@@ -154,7 +154,8 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             if d.name not in self.used_steps:
                 self.error(f"'{d.name}' is never used", d.span, f"call it as a statement: '{d.name}(...)'")
         for act in gm.of(m.ActionDecl):
-            if act.name not in self.offered:
+            if act.name not in self.offered and self.action_by_name.get(act.name, None) is not None \
+                    and self.action_by_name[act.name].decl is act:
                 self.error(f"action '{act.name}' is never offered: no 'choose' names it", act.span,
                            f"add 'choose {act.name}' where the player should be able to make this move")
         if self.diags:  # steps called in several places report an error in their body once

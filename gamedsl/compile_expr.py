@@ -106,6 +106,13 @@ class ExpressionCompiler:
         if hint == T.ZONE:
             self.unknown("zone", name, e.span, self.zone_by_name)
             return _NOPE
+        if name in self.known:  # declared, but not something an expression can read by itself
+            what = self.known[name]
+            hint = {"a card value": f"a card's value is read from a card: c.{name}",
+                    "a function": f"call it: {name}(...)",
+                    "a card attribute": f"a card's attribute is read from a card: c.{name}"}.get(what)
+            self.error(f"'{name}' is {what}, not a value by itself", e.span, hint)
+            return _NOPE
         candidates = list(self.known) + ["me", "players", "all_players", "others"] + list(self.values) + self.visible_names(scope)
         self.unknown("name", name, e.span, candidates)
         return _NOPE
@@ -255,7 +262,8 @@ class ExpressionCompiler:
             if arg is None:
                 return _NOPE
             self.want(arg[1], want, e.args[0].span)
-            return template.format(arg[0]), result
+            code = template.format(arg[0])
+            return (self.maybe_hoist(code, scope) if f in ("top", "bottom") else code), result
         handler = getattr(self, "call_" + f, None)
         if handler is not None and f in BUILTINS:
             if f not in _AGGREGATES:

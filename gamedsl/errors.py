@@ -85,5 +85,5 @@ def format_diagnostic(filename: str, text: str, d: Diagnostic) -> str:
 
 def did_you_mean(name: str, candidates) -> str | None:
     """A 'did you mean' hint for a misspelt name, or None."""
-    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(name, sorted(set(candidates) - {name}), n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else None

@@ -254,14 +254,28 @@ class Game:
         choices = ", ".join(dict.fromkeys(self._strings[a] for a in legal))
         raise IllegalAction(f"'{text}' is not a move of this game; the moves now are: {choices}")
 
+    def canonical_move(self, state: State, text: str) -> str:
+        """How the game writes a typed move: its string if it names one move of the game (a legal
+        one first), else the text unchanged."""
+        want = _norm(text)
+        legal = state.pending[1] if state.pending is not None else []
+        for group in (legal, range(len(self._strings))):
+            for a in group:
+                if self._matches(a, want):
+                    return self._strings[a]
+        return text
+
     def _matches(self, action: int, want: str) -> bool:
         act, arg = self._decode[action]
         if _norm(self._strings[action]) == want:
             return True
         if act.domain is None:
-            return _norm(act.name) == want
-        label = _norm(act.label)
-        rest = want[len(label):] if want.startswith(label) else want
+            return want in (_norm(act.name), _norm(act.name.replace("_", "")))
+        rest = want
+        for prefix in (_norm(act.label), _norm(act.name), _norm(act.name.replace("_", ""))):  # or "jump_in 5 red"
+            if want.startswith(prefix):
+                rest = want[len(prefix):]
+                break
         if act.param_type == T.CARD:
             card = self._card_aliases.get(rest)
             return card is not None and self.card_name(card) == self.card_name(arg)
@@ -288,6 +302,8 @@ class Game:
             else:
                 variables[var.name] = self._value(var.type, state.v[var.base])
         to_move = state.current_player()
+        if state.window is not None and to_move != player:
+            to_move = -1  # everyone answers a reaction window at once: who is still thinking is not seen
         view = {
             "game": self.name, "player": self.player_name(player), "round": state.round,
             "move": state.moves, "to_move": self.player_name(to_move) if to_move >= 0 else None,
@@ -314,8 +330,8 @@ class Game:
 
     def move_text(self, state: State, index: int, observer: int) -> str:
         """Move number `index` as one player saw it: a card nobody showed them stays hidden."""
-        action = state.history[index]
-        player, src, src_top, dst, dst_top = state.card_moves[index]
+        action = state.history[index - state.hbase]
+        player, src, src_top, dst, dst_top = state.card_moves[index - state.hbase]
         if src < 0 or player == observer or self.sees(src, observer, src_top) or self.sees(dst, observer, dst_top):
             text = self._strings[action]
         else:
@@ -329,16 +345,17 @@ class Game:
 
         While a reaction window or race is collecting answers, the others' answers are not
         shown yet (everyone answers at once); letting a moment pass is not shown at all."""
-        start = max(0, state.moves - _MOVES_SHOWN)
+        base = state.hbase
+        start = max(base, state.moves - _MOVES_SHOWN)
         for k in range(state.moves - 1, start - 1, -1):
-            if state.card_moves[k][0] == player:
+            if state.card_moves[k - base][0] == player:
                 start = k
                 break
         hidden_from = state.window_start if state.window is not None else state.moves
         no_reaction = self.prog.no_reaction.first_id if self.prog.no_reaction is not None else -1
-        return [f"{self.player_name(state.card_moves[k][0])}: {self.move_text(state, k, player)}"
+        return [f"{self.player_name(state.card_moves[k - base][0])}: {self.move_text(state, k, player)}"
                 for k in range(start, state.moves)
-                if state.history[k] != no_reaction and (k < hidden_from or state.card_moves[k][0] == player)]
+                if state.history[k - base] != no_reaction and (k < hidden_from or state.card_moves[k - base][0] == player)]
 
     def display_order(self, actions) -> list[int]:
         """Moves in the order to show them: by action, then by card (suit, then rank)."""

@@ -37,24 +37,33 @@ def hidden_slots(state, player: int) -> list[tuple[int, int]]:
     return slots
 
 
-def redeal(state, player: int, rng: random.Random, reseed: bool = False):
-    """A copy of the state in which the cards the player cannot see are dealt again at random.
+def redeal(state, player: int, rng: random.Random, reseed: bool = False, past: bool = True, tries: int = 20):
+    """A copy of the state in which the cards the player cannot see are dealt again at random,
+    or None if no such deal fits what the game has shown (after `tries` attempts).
 
-    Only cards with the same back trade places. With `reseed`, the copy's future random
-    events (shuffles, random picks) are drawn afresh, so nothing of the real future leaks.
+    Only cards with the same back trade places. A deal that fits is one in which the same
+    player is still to decide: the rules may already have shown something of the hidden
+    cards (a player asked to cover a card holds one that covers it), and a deal that
+    contradicts that is not a world the player could be in. With `reseed`, the copy's future
+    random events (shuffles, random picks) are drawn afresh, so nothing of the real future leaks.
     """
-    other = state.clone()
-    other.checking = False
+    slots = hidden_slots(state, player)
     groups: dict[tuple, list] = {}
-    for inst, i in hidden_slots(other, player):
-        groups.setdefault(back_key(other.prog, other.z[inst][i]), []).append((inst, i))
-    for slots in groups.values():
-        cards = [other.z[inst][i] for inst, i in slots]
-        rng.shuffle(cards)
-        for (inst, i), c in zip(slots, cards):
-            other.z[inst][i] = c
-            other.loc[c] = inst
-    if reseed:
-        other.rng.seed(rng.getrandbits(64))
-    other.refresh()  # the decision pending now is worked out again from the new cards
-    return other
+    for inst, i in slots:
+        groups.setdefault(back_key(state.prog, state.z[inst][i]), []).append((inst, i))
+    want = state.pending[0] if state.pending is not None else None
+    for _ in range(tries):
+        other = state.clone(past)
+        other.checking = False
+        for group in groups.values():
+            cards = [other.z[inst][i] for inst, i in group]
+            rng.shuffle(cards)
+            for (inst, i), c in zip(group, cards):
+                other.z[inst][i] = c
+                other.loc[c] = inst
+        if reseed:
+            other.rng.seed(rng.getrandbits(64))
+        other.refresh(window=False)  # the same decision, worked out again from the new cards
+        if (other.pending[0] if other.pending is not None else None) == want:
+            return other
+    return None

@@ -52,9 +52,16 @@ def seat(s, n: int) -> int:
     return n - 1
 
 
+_OTHERS: dict = {}
+
+
 def others(s) -> tuple:
     """Every player still in the game but the one deciding (`me`), from their left round the table."""
-    return tuple(p for p in ((s.me + k) % s.np for k in range(1, s.np)) if not s.out >> p & 1)
+    key = (s.np, s.me, s.out)
+    found = _OTHERS.get(key)
+    if found is None:
+        found = _OTHERS[key] = tuple(p for p in ((s.me + k) % s.np for k in range(1, s.np)) if not s.out >> p & 1)
+    return found
 
 
 def next_seat(s, p: int, step: int) -> int:
@@ -195,9 +202,12 @@ def card_action_exit(s, fr):
 
 
 def note_card_move(s, index: int, card: int):
-    player, src, src_top, _, _ = s.card_moves[index]
+    k = index - s.hbase
+    if k < 0:
+        return  # a copy made without its past (a bot's trial) does not keep this record
+    player, src, src_top, _, _ = s.card_moves[k]
     dst = s.loc[card]
-    s.card_moves[index] = (player, src, src_top, dst, s.z[dst][-1] == card)
+    s.card_moves[k] = (player, src, src_top, dst, s.z[dst][-1] == card)
 
 
 def round_exit(s, fr):

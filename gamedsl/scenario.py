@@ -147,7 +147,8 @@ class Runner:
         for k, v in mapping(top["options"]) if "options" in top else []:
             options[scalar(k)] = scalar(v)
         fixed = [self.random_value(n) for n in sequence(top["random"])] if "random" in top else []
-        shuffles = [self.cards(n) for n in sequence(top["shuffles"])] if "shuffles" in top else []
+        shuffles = [None if isinstance(n, yaml.ScalarNode) and n.value == "random" else self.cards(n)
+                    for n in sequence(top["shuffles"])] if "shuffles" in top else []
         try:
             self.state = self.game.new_state(players, seed, options, fixed, shuffles, check_invariants=True)
         except GamedslError as exc:
@@ -218,8 +219,16 @@ class Runner:
             return
         pairs = mapping(item, "a move")
         keys = [scalar(k) for k, _ in pairs]
-        if len(pairs) == 1 and keys[0].upper().startswith("P") and keys[0][1:].isdigit():
-            self.play(pairs[0][1], self.player(pairs[0][0]))
+        seat = [k for k in keys if k.upper().startswith("P") and k[1:].isdigit()]
+        if seat and set(keys) <= {seat[0], "time"}:  # "P2: cover" with an optional reaction "time: 0.4"
+            d = dict(zip(keys, (v for _, v in pairs)))
+            time = None
+            if "time" in d:
+                try:
+                    time = float(scalar(d["time"], "a time in seconds"))
+                except ValueError:
+                    raise ScenarioError(d["time"], "a reaction time is a number of seconds, like 0.4") from None
+            self.play(d[seat[0]], self.player(next(k for k, _ in pairs if scalar(k) == seat[0])), time)
             return
         check_keys(item, MOVE_KEYS, "a move")
         d = dict(zip(keys, (v for _, v in pairs)))
@@ -234,7 +243,7 @@ class Runner:
         if "expect" in d:
             self.expect(d["expect"])
 
-    def play(self, node, player):
+    def play(self, node, player, time=None):
         text = scalar(node, "a move")
         state = self.state
         if state.is_terminal():
@@ -246,12 +255,14 @@ class Runner:
             action = self.game.string_to_action(state, text)
         except IllegalAction as exc:
             raise ScenarioError(node, f"'{text}' was refused: {exc}") from None
-        self.apply(action, node)
+        if time is not None and state.window is None:
+            raise ScenarioError(node, f"'{text}' is not an answer in a reaction window or race: it has no time")
+        self.apply(action, node, time)
 
-    def apply(self, action: int, node):
+    def apply(self, action: int, node, time=None):
         """Make a move, then check the invariants every game keeps; a failure names the scenario line."""
         try:
-            self.state.apply_action(action)
+            self.state.apply_action(action, time)
             verify.check_cards(self.state)
             verify.check_decision(self.state)
         except GamedslError as exc:
@@ -346,22 +357,26 @@ class Runner:
     def legal_strings(self) -> list[str]:
         return sorted({self.state.action_to_string(a) for a in self.state.legal_actions()})
 
+    def move_name(self, text: str) -> str:
+        """A move as the game writes it, however it was typed ('play LOL' is 'play ЛОЛ! +4')."""
+        return self.game.canonical_move(self.state, text)
+
     def expect_legal(self, node):
-        want = sorted({scalar(x) for x in sequence(node, "a list of moves")})
+        want = sorted({self.move_name(scalar(x)) for x in sequence(node, "a list of moves")})
         self.equal(node, self.legal_strings(), want, "legal moves")
 
     def expect_legal_includes(self, node):
         legal = self.legal_strings()
         for x in sequence(node, "a list of moves"):
             self.checks += 1
-            if scalar(x) not in legal:
+            if self.move_name(scalar(x)) not in legal:
                 self.fail(x, f"'{scalar(x)}' is not a legal move; the legal moves are: {', '.join(legal)}")
 
     def expect_legal_excludes(self, node):
         legal = self.legal_strings()
         for x in sequence(node, "a list of moves"):
             self.checks += 1
-            if scalar(x) in legal:
+            if self.move_name(scalar(x)) in legal:
                 self.fail(x, f"'{scalar(x)}' is a legal move, but the scenario expects it not to be")
 
     def expect_results(self, node):

@@ -20,7 +20,8 @@ class State:
     __slots__ = ("game", "prog", "np", "z", "loc", "v", "opt", "stack", "me", "turn", "rng", "pending",
                  "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
                  "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "turn_hooks",
-                 "steps", "checking", "move_limit", "known", "out", "alive", "window", "times", "window_start", "late")
+                 "steps", "checking", "move_limit", "known", "out", "alive", "window", "times", "window_start", "late",
+                 "last_actor", "hbase")
 
     def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=(),
                  check_invariants: bool = False):
@@ -33,6 +34,7 @@ class State:
         self.me = self.turn = 0
         self.pending = None
         self.history: list[int] = []
+        self.hbase = 0  # the move number of history[0] (a copy made without its past starts later)
         # per move: who; where its card was and whether it was on top; where it went, and on top
         self.card_moves: list[tuple[int, int, bool, int, bool]] = []
         self.moves = 0
@@ -49,7 +51,7 @@ class State:
         self.checking = check_invariants  # check the game's declared invariants as it runs
         self.move_limit = prog.move_limit
         self.fixed_random = list(fixed_random)
-        self.fixed_shuffles = [list(order) for order in fixed_shuffles]
+        self.fixed_shuffles = [None if order is None else list(order) for order in fixed_shuffles]
         self.stack: list = []
         self.known: dict[int, int] = {}  # card -> bit mask of the players shown it (until it moves)
         self.out = 0  # bit mask of the players eliminated
@@ -60,6 +62,7 @@ class State:
         self.window_start = -1  # the move index where the open window's answers begin
         self.times: dict[int, float] = {}  # move index -> reaction time (seconds), for window answers
         self.late: set[int] = set()  # window answers that came too late to apply
+        self.last_actor = -1  # who made the move that ran last (answers first in the next reaction window)
         first = prog.zones[0].base if prog.zones else 0
         self.loc = [first] * prog.card_count()
         if prog.zones:
@@ -201,7 +204,7 @@ class State:
         In a game with `anytime` actions, the players who could react now are asked first:
         a reaction window (see open_window)."""
         if window and self.prog.reactions and self.window is None and not self.terminal:
-            eligible = [p for p in _from(self.alive, player) if self.reactions_of(p)]
+            eligible = [p for p in _from(self.alive, player) if self.can_react(p)]
             if eligible:
                 self.open_window("react", (player, actions), eligible, self.prog.reactions)
                 return
@@ -225,6 +228,19 @@ class State:
                 self.limit_hit = True
                 self.end_game()
 
+    def can_react(self, player: int) -> bool:
+        """Whether a player has an anytime move now (stops at the first one found)."""
+        legal: list[int] = []
+        prev, self.me = self.me, player
+        try:
+            for act in self.prog.reactions:
+                act.legal(self, legal)
+                if legal:
+                    return True
+        finally:
+            self.me = prev
+        return False
+
     def reactions_of(self, player: int) -> list[int]:
         """The anytime moves a player could make now."""
         legal: list[int] = []
@@ -242,18 +258,21 @@ class State:
 
         kind "react": the anytime moves, or no reaction; afterwards the deferred decision is asked.
         kind "race": every listed player must answer with one of the race's actions."""
-        self.window = [kind, deferred, list(players), [], actions]
+        self.window = [kind, deferred, list(players), [], actions, self.last_actor if kind == "react" else -1]
         self.window_start = self.moves
         self._pose_window()
 
-    def _pose_window(self):
-        kind, _, queue, _, actions = self.window
+    def _pose_window(self, keep: bool = False):
+        """Ask the next player in the window; one with nothing to answer is skipped (with keep, as
+        in a re-dealt copy of this moment, they are asked anyway and may only let it pass: who is
+        asked must not depend on cards others cannot see)."""
+        kind, _, queue, _, actions, _ = self.window
         while queue:
             player = queue[0]
             if kind == "react":
                 legal = self.reactions_of(player)
                 offered = actions + (self.prog.no_reaction,)
-                if legal:
+                if legal or keep:
                     legal.append(self.prog.no_reaction.first_id)
             else:
                 legal, prev, self.me = [], self.me, player
@@ -274,9 +293,11 @@ class State:
 
     def _close_window(self):
         """Every answer is in: run them fastest first (ties in the order asked)."""
-        kind, deferred, _, answers, _ = self.window
+        kind, deferred, _, answers, _, first = self.window
         self.window = None
-        answers.sort()
+        # The player whose move opened a reaction window is still in motion: their answer
+        # comes first ("say ЛОЛ! as you play"); the others count fastest first.
+        answers.sort(key=lambda a: (a[2] != first, a[0], a[1]))
         self.stack.append([(ops.resolve_window,), 0, None, None, [answers, deferred, False]])
 
     def still_legal(self, player: int, action: int) -> bool:
@@ -347,11 +368,12 @@ class State:
         else:
             entry = (player, -1, False, -1, False)
             self.stack.append([act.body, 0, env, None if player == self.me else ops.restore_me, self.me])
-        if index == len(self.card_moves):
+        if index - self.hbase == len(self.card_moves):
             self.card_moves.append(entry)
-        else:
-            self.card_moves[index] = entry
+        elif index >= self.hbase:
+            self.card_moves[index - self.hbase] = entry
         self.me = player
+        self.last_actor = player
 
     def explain(self, action: int) -> str:
         """Why a move is not legal now, in words."""
@@ -464,8 +486,9 @@ class State:
 
     def shuffle(self, zone: int):
         """Shuffle a zone with the seeded RNG (or into the next fixed order of a scenario)."""
-        if self.fixed_shuffles:
-            order = self.game.same_cards(self.fixed_shuffles.pop(0), self.z[zone])
+        fixed = self.fixed_shuffles.pop(0) if self.fixed_shuffles else None
+        if fixed is not None:  # a scenario's fixed order (None there: this shuffle is left to the seed)
+            order = self.game.same_cards(fixed, self.z[zone])
             if order is None:
                 raise GameRuntimeError(f"the fixed shuffle does not hold the cards of "
                                        f"'{self.game.zone_instance_name(zone)}'")
@@ -539,8 +562,12 @@ class State:
                 self.fired.append([t.body, 0, env, None, None])
 
     # ---- reading the state
-    def clone(self) -> "State":
-        """An independent copy: changing one never changes the other."""
+    def clone(self, past: bool = True) -> "State":
+        """An independent copy: changing one never changes the other.
+
+        With past=False the copy leaves out the record of past moves (history, what each move
+        showed, reaction times): a bot trying moves needs none of it, and copying it costs
+        more as a game grows longer."""
         other = State.__new__(State)
         other.game, other.prog, other.np = self.game, self.prog, self.np
         other.z = [list(c) for c in self.z]
@@ -554,30 +581,34 @@ class State:
             if env is not None:
                 env = envs.setdefault(id(env), list(env))
             data = fr[4]
-            stack.append([fr[0], fr[1], env, fr[3], list(data) if isinstance(data, list) else data])
+            if isinstance(data, list):  # loop counters, a window's answers still to run
+                data = [list(x) if isinstance(x, list) else x for x in data]
+            stack.append([fr[0], fr[1], env, fr[3], data])
         other.stack = stack
         other.me, other.turn = self.me, self.turn
         other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         other.pending = self.pending
-        other.history = list(self.history)
-        other.card_moves = list(self.card_moves)
+        if past:
+            other.history, other.card_moves, other.hbase = list(self.history), list(self.card_moves), self.hbase
+            other.log, other.times, other.late = list(self.log), dict(self.times), set(self.late)
+        else:
+            other.history, other.card_moves, other.hbase = [], [], self.moves
+            other.log, other.times, other.late = self.log[-8:], {}, set()
         other.moves, other.round = self.moves, self.round
         other.results, other.places = list(self.results), list(self.places)
-        other.log = list(self.log)
         other.terminal, other.limit_hit = self.terminal, self.limit_hit
         other.fired = []
         other.move_hooks, other.turn_hooks, other.steps = self.move_hooks, self.turn_hooks, 0
         other.checking, other.move_limit = self.checking, self.move_limit
         other.fixed_random = list(self.fixed_random)
-        other.fixed_shuffles = [list(o) for o in self.fixed_shuffles]
+        other.fixed_shuffles = [None if o is None else list(o) for o in self.fixed_shuffles]
         other.known = dict(self.known)
         other.out, other.alive = self.out, self.alive
         w = self.window
-        other.window = None if w is None else [w[0], w[1], list(w[2]), list(w[3]), w[4]]
+        other.window = None if w is None else [w[0], w[1], list(w[2]), list(w[3]), w[4], w[5]]
         other.window_start = self.window_start
-        other.times = dict(self.times)
-        other.late = set(self.late)
+        other.last_actor = self.last_actor
         return other
 
     def zone_cards(self, zone: str, player: int | None = None) -> list[int]:
@@ -612,14 +643,14 @@ class State:
             self.forget(self.z[zone])
         displaced = [c for zone in zones for c in self.z[zone] if c not in wanted]
         vacancies = [(self.loc[c], self.z[self.loc[c]].index(c)) for c in listed if self.loc[c] not in zones]
-        if rest is not None and rest not in zones:
+        extra = []
+        if rest is not None:
             extra = displaced[len(vacancies):]
             displaced = displaced[:len(vacancies)]
-            self.z[rest].extend(extra)
-            for c in extra:
-                self.loc[c] = rest
         if len(displaced) > len(vacancies):
-            names = ", ".join(self.game.card_name(c) for c in displaced[len(vacancies):])
+            left = displaced[len(vacancies):]
+            names = ", ".join(self.game.card_name(c) for c in left[:8]) + (
+                f" and {len(left) - 8} more" if len(left) > 8 else "")
             raise ValueError(f"these cards would be left without a zone: {names}; say where they go, "
                              "or name a zone for the rest with 'rest: ZONE'")
         for (zone, i), c in zip(vacancies, displaced):
@@ -633,13 +664,30 @@ class State:
             self.z[zone] = list(cards)
             for c in cards:
                 self.loc[c] = zone
+        if extra:
+            self.z[rest][0:0] = extra  # under what the zone holds (or was given): its top cards stay on top
+            for c in extra:
+                self.loc[c] = rest
 
-    def refresh(self):
-        """Recompute the pending decision after a scenario changed the state by hand."""
-        if self.pending is not None:
+    def refresh(self, window: bool = True):
+        """Recompute the pending decision after a scenario changed the state by hand.
+
+        With window=False (a re-dealt copy of the same moment), no new reaction window opens."""
+        if self.pending is not None and self.window is not None and window and self.window[0] == "react" \
+                and not self.window[3]:  # a reaction window nobody answered yet: the moment starts again
+            deferred, self.window, self.pending = self.window[1], None, None
+            self.ask(deferred[0], deferred[1])
+            if self.pending is None and not self.terminal:
+                self.run()
+        elif self.pending is not None and self.window is not None:  # an answer in a window: ask it again
+            self.pending = None
+            self._pose_window(keep=not window)
+            if self.pending is None and not self.terminal:
+                self.run()
+        elif self.pending is not None:
             player, _, actions = self.pending
             self.pending = None
-            self.ask(player, actions)
+            self.ask(player, actions, window=window)
             if self.pending is None and not self.terminal:
                 self.run()
 

@@ -124,7 +124,7 @@ def test_the_fastest_answer_counts_and_a_late_one_is_void(game):
     # P1 holds one card and has not said "last!": P1 may say it, the others may catch P1.
     state = rigged(game, 3, ["2 blue", "2 red 3 red", "4 red 4 blue"], "1 red")
     asked = []
-    while state.window is not None:
+    for _ in range(3):  # one window: the three players answer
         p = state.current_player()
         asked.append(p)
         if p == 0:
@@ -224,3 +224,14 @@ def test_given_reaction_times_replay_the_same_game(game):
         a1.apply_action(a)
         a2.apply_action(a)
     assert a1.times == a2.times and a1.digest() == a2.digest()
+
+
+def test_the_player_whose_move_opened_the_window_answers_first(game):
+    # P1 plays down to one card; in the window that follows, P1's "last!" beats a faster catch.
+    state = rigged(game, 3, ["1 blue 3 blue", "2 red 3 red", "4 red 4 blue"], "1 red")
+    move(state, "play 1 blue")
+    while state.window is not None:
+        p = state.current_player()
+        move(state, "last!" if p == 0 else "catch P1" if p == 2 else "no reaction", time=2.0 if p == 0 else 0.1)
+    assert state.var("called", 0) and len(state.zone_cards("hand", 0)) == 1
+    assert state.observation(1)["moves"] == ["P3: catch P1 (0.10 s, too late)", "P1: last! (2.00 s)"]
