@@ -352,6 +352,8 @@ def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) 
     human = bool(humans)
     show = human or verbose
     seen_log, seen_round = len(state.log), state.round_number
+    held: list = []  # moves made but not shown yet (answers in an open window)
+    no_reaction = game.prog.no_reaction.first_id if game.prog.no_reaction is not None else -1
     try:
         with writer:
             while not state.is_terminal():
@@ -366,8 +368,19 @@ def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) 
                 state.apply_action(action, getattr(agents[p], "reaction_time", None))
                 writer.move(state.moves, p, action, text, state.times.get(state.moves - 1))
                 if show:
-                    shown = game.move_text(state, state.moves - 1, humans[0]) if human else text
-                    _say(out, render.move_line(game.player_name(p), shown, you=seats[p] == "human"))
+                    # Answers in a reaction window or race are shown when everyone has answered
+                    # (they are made at once); letting a moment pass is not shown at all.
+                    k = state.moves - 1
+                    if not (human and action == no_reaction and seats[p] != "human"):
+                        held.append((p, k))
+                    if state.window is None:
+                        for q, j in held:
+                            shown = game.move_text(state, j, humans[0]) if human else game.action_to_string(
+                                state.history[j - state.hbase])
+                            if j in state.times and not human:
+                                shown += f" ({state.times[j]:.2f} s)"
+                            _say(out, render.move_line(game.player_name(q), shown, you=seats[q] == "human"))
+                        held = []
                     for _, who, said in state.log[seen_log:]:
                         _say(out, Text.assemble("  ", render.card_text(f"{game.player_name(who)}: {said}", "italic")))
                     if state.round_number != seen_round and not state.is_terminal():
