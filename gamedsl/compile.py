@@ -591,14 +591,20 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         if domain_code is None:
             return self.define(f"def _f(s, out):\n    e = [None] * {n}\n{init}    if {test}:\n"
                                f"        out.append({act.first_id})\n")
+        # Conditions that do not read the candidate are checked once, before the loop.
+        guard = [c for c in conds if "e[0]" not in c]
+        test = " and ".join(c for c in conds if "e[0]" in c) or "True"
+        head = f"def _f(s, out):\n    e = [None] * {n}\n{init}    dom = {domain_code}\n"
+        if guard:
+            head += f"    if not dom or not ({' and '.join(guard)}):\n        return\n"
         if act.param_type == T.CARD and self.has_twins:  # one move per kind of card and zone
             return self.define(
-                f"def _f(s, out):\n    e = [None] * {n}\n    seen = set()\n{init}    for x in {domain_code}:\n"
+                f"{head}    seen = set()\n    for x in dom:\n"
                 f"        e[0] = x\n        if {test}:\n            k = (_twin[x], s.loc[x])\n"
                 f"            if k not in seen:\n                seen.add(k)\n"
                 f"                out.append({act.first_id} + x)\n")
         return self.define(
-            f"def _f(s, out):\n    e = [None] * {n}\n{init}    for x in {domain_code}:\n        e[0] = x\n"
+            f"{head}    for x in dom:\n        e[0] = x\n"
             f"        if {test}:\n            out.append({act.first_id} + x)\n")
 
     @staticmethod
