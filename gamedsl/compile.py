@@ -238,6 +238,10 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                 if name in self.known:
                     self.error(f"'{name}' is already declared as {self.known[name]}", span)
                     continue
+                if name in self.values:
+                    owner = self.values[name][0][0]
+                    self.error(f"'{name}' is already a value of '{owner}'", span, "give the option's values other names")
+                    continue
                 self.values.setdefault(name, []).append((o.name, len(names)))
                 names.append(name)
             self.option_index[o.name] = len(self.option_index)

@@ -141,3 +141,18 @@ def test_a_function_cannot_name_a_parameter_twice():
 round { say "x" }
 ''')
     assert errs == [f"t.game:{line(1)}:5: error: function 'f' names its parameter 'x' twice"]
+
+
+def test_real_time_constructs_are_checked():
+    errs = diagnostics('''option mode: a, b, a "dup"
+option style: red
+action x anytime spoken { }
+action y { race nosuch among players  eliminate 3 }
+on speech p if p.score > 0 { }
+round { choose y }''')
+    text = "\n".join(errs)
+    assert "'a' appears twice in option 'mode'" in text
+    assert "'red' is already a value of 'suit'" in text
+    assert "unknown action 'nosuch'" in text
+    assert "expected a player, found a number" in text
+    assert "is never offered" not in text          # an anytime action is offered by the engine

@@ -438,3 +438,37 @@ def test_python_m_gamedsl(tmp_path):
     log = tmp_path / "gamedsl-laus-8.jsonl"
     assert lines_of(log)[-1]["type"] == "end"
     assert main(["replay", str(log)]) == 0
+
+
+# ---- real time: reaction windows and races in the log and at the prompt
+
+LOL = str(ROOT / "games" / "lol.game")
+
+
+def test_reaction_times_are_logged_and_a_replay_uses_them(tmp_path, capsys):
+    log = tmp_path / "lol.jsonl"
+    assert main(["play", LOL, "--players", "2", "--seed", "3", "--seats", "random", "--log", str(log),
+                 "--option", "mode=first_out"]) == 0
+    lines = lines_of(log)
+    timed = [m for m in lines[1:-1] if "time" in m]
+    assert timed and all(0 <= m["time"] < 10 for m in timed)
+    assert lines[0]["options"] == {"mode": 1}
+    assert "options mode=first_out" in capsys.readouterr().out
+    assert main(["replay", str(log)]) == 0
+    # a different recorded time is a different game: the replay notices
+    for m in lines[1:-1]:
+        if "time" in m:
+            m["time"] = 9.5 if m["time"] < 0.9 else 0.01
+    log.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
+    assert main(["replay", str(log)]) == 1
+
+
+def test_a_person_answering_a_window_is_timed_and_enter_lets_it_pass():
+    from gamedsl.human import HumanSeat
+    game = gamedsl.load_game(LOL)
+    state = game.new_state(players=3, seed=1, fixed_random=[0])   # P3 may jump in on 7 red
+    assert state.window is not None and state.current_player() == 0
+    ticks = iter([10.0, 11.25])
+    seat = HumanSeat(0, read=lambda prompt: "", clock=lambda: next(ticks))
+    action = seat.choose(state)
+    assert game.action_to_string(action) == "no reaction" and seat.reaction_time == 1.25
