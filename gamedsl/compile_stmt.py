@@ -361,7 +361,8 @@ class StatementCompiler:
         player = self.fn(st.player, scope, T.PLAYER)
         return ops.turn_op(player, self.block(st.body, scope))
 
-    def st_choose(self, st: m.Choose, scope):
+    def offered_actions(self, st) -> tuple:
+        """The actions a choose or race names (each now offered somewhere)."""
         if self.in_outcome:
             self.error("the outcome cannot ask for a move", st.span)
         acts = []
@@ -372,26 +373,21 @@ class StatementCompiler:
                 continue
             self.offered.add(name)
             acts.append(act)
+        return tuple(acts)
+
+    def st_choose(self, st: m.Choose, scope):
+        acts = self.offered_actions(st)
         by = self.fn(st.by, scope, T.PLAYER) if st.by is not None else None
-        return ops.choose_op(tuple(acts), by)
+        return ops.choose_op(acts, by)
 
     def st_race(self, st: m.Race, scope):
         """Every listed player answers at once with one of the actions; the answers run fastest first."""
-        if self.in_outcome:
-            self.error("the outcome cannot ask for a move", st.span)
-        acts = []
-        for name, span in st.actions:
-            act = self.action_by_name.get(name)
-            if act is None:
-                self.unknown("action", name, span, self.action_by_name)
-                continue
-            self.offered.add(name)
-            acts.append(act)
+        acts = self.offered_actions(st)
         code, typ = self.expr(st.players, scope)
         if typ != "players" and self.elem_type(typ, st.players.span) != T.PLAYER:
             self.error("'race ... among' needs players", st.players.span)
         players = eval(f"lambda s, e: tuple({code})", self.ns)  # noqa: S307
-        return ops.race_op(tuple(acts), players)
+        return ops.race_op(acts, players)
 
     def st_end(self, st: m.End, scope):
         return ops.end_op(st.what)

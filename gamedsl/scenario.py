@@ -358,7 +358,7 @@ class Runner:
         return sorted({self.state.action_to_string(a) for a in self.state.legal_actions()})
 
     def move_name(self, text: str) -> str:
-        """A move as the game writes it, however it was typed ('play LOL' is 'play ЛОЛ! +4')."""
+        """A move as the game writes it, however it was typed (a card by its value names, say)."""
         return self.game.canonical_move(self.state, text)
 
     def expect_legal(self, node):
