@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import ops
 from . import types as T
 from .build import build
 from .compile import compile_model
@@ -332,6 +333,12 @@ class Game:
         """Move number `index` as one player saw it: a card nobody showed them stays hidden."""
         action = state.history[index - state.hbase]
         player, src, src_top, dst, dst_top = state.card_moves[index - state.hbase]
+        if src >= 0 and dst == src:  # the move may still be running (it asked for more): where is its card now?
+            for fr in state.stack:
+                if fr[3] is ops.card_action_exit and fr[4][1] == index:
+                    card = fr[4][2]
+                    dst = state.loc[card]
+                    dst_top = state.z[dst][-1] == card
         if src < 0 or player == observer or self.sees(src, observer, src_top) or self.sees(dst, observer, dst_top):
             text = self._strings[action]
         else:

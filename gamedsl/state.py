@@ -221,9 +221,6 @@ class State:
                 self.me = prev
         if legal:
             self.pending = (player, legal, actions)
-            for fr in self.stack:  # a move with a card asks for more: note where its card is by now
-                if fr[3] is ops.card_action_exit:
-                    ops.note_card_move(self, fr[4][1], fr[4][2])
             if self.moves >= self.move_limit:
                 self.limit_hit = True
                 self.end_game()
