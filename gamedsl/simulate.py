@@ -113,6 +113,7 @@ def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=
             row["mean_score"] = _mean(scores[k])
         per_seat.append(row)
     return {
-        "game": game.name, "games": games, "players": n, "seed": seed, "seats": kinds, "options": options,
+        "game": game.name, "games": games, "players": n, "seed": seed, "seats": kinds,
+        "options": {k: v if k not in game.prog.option_choices else game.option_text(k, v) for k, v in options.items()},
         "per_seat": per_seat, "moves": _spread(lengths), "rounds": _spread(rounds), "limit_hit": limit_hits,
     }
