@@ -307,7 +307,9 @@ class Game:
             to_move = -1  # everyone answers a reaction window at once: who is still thinking is not seen
         view = {
             "game": self.name, "player": self.player_name(player), "round": state.round,
-            "move": state.moves, "to_move": self.player_name(to_move) if to_move >= 0 else None,
+            # the moves this player knows of: others letting a reaction window pass is not seen
+            "move": state.moves - sum(state.passes) + state.passes[player],
+            "to_move": self.player_name(to_move) if to_move >= 0 else None,
             "zones": zones, "vars": variables,
             "log": [f"{self.player_name(p)}: {text}" for _, p, text in state.log[-8:]],
             "moves": self.moves_seen(state, player),

@@ -21,7 +21,7 @@ class State:
                  "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
                  "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "turn_hooks",
                  "steps", "checking", "move_limit", "known", "out", "alive", "window", "times", "window_start", "late",
-                 "last_actor", "hbase")
+                 "last_actor", "hbase", "passes")
 
     def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=(),
                  check_invariants: bool = False):
@@ -62,6 +62,7 @@ class State:
         self.window_start = -1  # the move index where the open window's answers begin
         self.times: dict[int, float] = {}  # move index -> reaction time (seconds), for window answers
         self.late: set[int] = set()  # window answers that came too late to apply
+        self.passes = [0] * players  # per player: moments let pass in reaction windows (seen by nobody else)
         self.last_actor = -1  # who made the move that ran last (answers first in the next reaction window)
         first = prog.zones[0].base if prog.zones else 0
         self.loc = [first] * prog.card_count()
@@ -334,6 +335,9 @@ class State:
             self.times[self.moves - 1] = t
             self.card_moves.append((player, -1, False, -1, False))
             window = self.window
+            no_reaction = self.prog.no_reaction
+            if no_reaction is not None and action == no_reaction.first_id:
+                self.passes[player] += 1
             window[3].append((t, len(window[3]), player, action, self.moves - 1))
             window[2].pop(0)
             self._pose_window()
@@ -606,6 +610,7 @@ class State:
         other.window = None if w is None else [w[0], w[1], list(w[2]), list(w[3]), w[4], w[5]]
         other.window_start = self.window_start
         other.last_actor = self.last_actor
+        other.passes = list(self.passes)
         return other
 
     def zone_cards(self, zone: str, player: int | None = None) -> list[int]:

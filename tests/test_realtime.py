@@ -235,3 +235,14 @@ def test_the_player_whose_move_opened_the_window_answers_first(game):
         move(state, "last!" if p == 0 else "catch P1" if p == 2 else "no reaction", time=2.0 if p == 0 else 0.1)
     assert state.var("called", 0) and len(state.zone_cards("hand", 0)) == 1
     assert state.observation(1)["moves"] == ["P3: catch P1 (0.10 s, too late)", "P1: last! (2.00 s)"]
+
+
+def test_others_letting_a_moment_pass_is_not_seen_even_in_the_move_count(game):
+    state = rigged(game, 3, ["2 blue", "2 red 3 red", "4 red 4 blue"], "1 red")
+    before = {p: state.observation(p)["move"] for p in range(3)}
+    for _ in range(3):  # P1 says "last!", P2 and P3 let the moment pass
+        p = state.current_player()
+        move(state, "last!" if p == 0 else "no reaction")
+    after = {p: state.observation(p)["move"] for p in range(3)}
+    assert after[0] - before[0] == 1          # P1 saw only their own call
+    assert after[1] - before[1] == 2 and after[2] - before[2] == 2   # the call, and their own pass
