@@ -11,7 +11,7 @@ from .compile_expr import ExpressionCompiler
 from .compile_stmt import StatementCompiler
 from .program import MAX_SEATS, Action, Program, Trigger, Var, Zone
 
-ZONE_PROPS = {"hidden", "owner", "public", "top", "stack", "pile"}
+ZONE_PROPS = {"hidden", "owner", "public", "top", "stack", "pile", "out"}
 VAR_VISIBILITY = ("hidden", "owner", "public")
 MAX_CARDS = 10_000
 _NAME, _SPAN = " name", " span"  # keys of a card record that are not attributes
@@ -171,6 +171,8 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             outcome=outcome, outcome_locals=outcome_n, end_when=end_when, triggers=triggers,
             params=self.param_fns, heuristic=heuristic, invariants=invariants, back=tuple(self.back_attrs),
             twins=self.twins, option_choices=self.option_choices, reactions=self.reactions,
+            out_zones=tuple(z.base + k for z in self.zone_list if z.out
+                            for k in range(MAX_SEATS if z.per_player else 1)),
             no_reaction=self.no_reaction)
 
     # ---- declarations
@@ -419,15 +421,17 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         for z in self.gm.of(m.ZoneDecl):
             if not self.declare(z.name, "a zone", z.span):
                 continue
-            vis, stack = "hidden", False
+            vis, stack, out = "hidden", False, False
             for name, span in z.props:
                 if name not in ZONE_PROPS:
                     self.unknown("zone property", name, span, ZONE_PROPS)
                 elif name == "stack":
                     stack = True
+                elif name == "out":
+                    out = True
                 elif name != "pile":
                     vis = name
-            zone = Zone(z.name, base, z.per_player, vis, stack, z.span)
+            zone = Zone(z.name, base, z.per_player, vis, stack, z.span, out)
             base += MAX_SEATS if z.per_player else 1
             self.zone_list.append(zone)
             self.zone_by_name[z.name] = zone

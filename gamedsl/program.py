@@ -16,6 +16,7 @@ class Zone:
     visibility: str  # hidden / owner / public / top
     stack: bool
     span: Span
+    out: bool = False  # out of the game: `gather` leaves its cards where they are
 
 
 @attrs.define
@@ -97,6 +98,7 @@ class Program:
     option_choices: dict = attrs.Factory(dict)  # option name -> its value names (options chosen by name)
     reactions: tuple = ()  # the anytime actions
     no_reaction: object = None  # the move that lets a reaction window pass (when there are reactions)
+    out_zones: tuple = ()  # the instances of zones marked `out`
     twins: tuple = ()  # per card: the first card identical to it (itself if it is the first)
 
     def card_count(self) -> int:

@@ -500,12 +500,24 @@ class State:
             self.forget(self.z[zone])  # known to be here, but no longer where
 
     def gather(self, zone: int):
-        """Every card, from every zone, into one zone, in card order."""
-        for cards in self.z:
-            cards.clear()
-        self.known.clear()
-        self.z[zone] = list(range(len(self.loc)))
-        self.loc = [zone] * len(self.loc)
+        """Every card, from every zone, into one zone, in card order; cards in zones marked `out`
+        (out of the game) stay where they are."""
+        out = self.prog.out_zones
+        if not out:
+            for cards in self.z:
+                cards.clear()
+            self.known.clear()
+            self.z[zone] = list(range(len(self.loc)))
+            self.loc = [zone] * len(self.loc)
+            return
+        kept = [c for c in range(len(self.loc)) if self.loc[c] not in out]
+        for k, cards in enumerate(self.z):
+            if k not in out:
+                cards.clear()
+        self.forget(kept)
+        self.z[zone] = kept
+        for c in kept:
+            self.loc[c] = zone
 
     def reveal(self, card: int, player: int | None):
         """Show a card to one player (or to everyone) where it lies: they know it until it moves."""

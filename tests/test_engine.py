@@ -423,3 +423,20 @@ round { move top(deck) to pile }
 ''')
     with pytest.raises(GameRuntimeError, match="never ends"):
         game.new_state(players=2)
+
+
+def test_cards_in_a_zone_marked_out_stay_out_of_the_game():
+    game = load('''zone removed: public, out
+action go { }
+setup { for each c in deck { if c.rank == 1 { move c to removed } } }
+round {
+  gather all into deck
+  log += 1
+  choose go
+  if log == 2 { end game }
+}''')
+    state = game.new_state(players=2, seed=1)
+    removed = sorted(state.zone_cards("removed"))
+    assert len(removed) == 2 and len(state.zone_cards("deck")) == 8
+    state.apply_action(state.legal_actions()[0])      # a new round gathers every card but those
+    assert sorted(state.zone_cards("removed")) == removed and len(state.zone_cards("deck")) == 8
