@@ -5,7 +5,7 @@ from . import model as m
 from . import types as T
 from .errors import Span
 
-BUILTINS = {"me", "players", "all_players", "others", "count", "any", "all", "sum", "max", "min", "best", "worst", "random",
+BUILTINS = {"me", "players", "all_players", "all_cards", "others", "count", "any", "all", "sum", "max", "min", "best", "worst", "random",
             "next", "previous", "top", "bottom", "abs", "seat", "number", "knows"}
 _NOPE = ("None", T.ANY)
 _AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst"}
@@ -75,6 +75,8 @@ class ExpressionCompiler:
             return "s.alive", "players"
         if name == "all_players":  # every seat, eliminated or not
             return "range(s.np)", T.list_of(T.PLAYER)
+        if name == "all_cards":  # every card of the game, wherever it lies
+            return f"range({self.ncards})", T.list_of(T.CARD)
         if name == "others":  # every player but me, in turn order from me's left
             return "_others(s)", T.list_of(T.PLAYER)
         if name in self.var_by_name:
@@ -113,7 +115,7 @@ class ExpressionCompiler:
                     "a card attribute": f"a card's attribute is read from a card: c.{name}"}.get(what)
             self.error(f"'{name}' is {what}, not a value by itself", e.span, hint)
             return _NOPE
-        candidates = list(self.known) + ["me", "players", "all_players", "others"] + list(self.values) + self.visible_names(scope)
+        candidates = list(self.known) + ["me", "players", "all_players", "all_cards", "others"] + list(self.values) + self.visible_names(scope)
         self.unknown("name", name, e.span, candidates)
         return _NOPE
 
@@ -174,7 +176,7 @@ class ExpressionCompiler:
         if isinstance(e, m.Number):
             return str(e.value) in self.values
         return isinstance(e, m.Name) and len(self.values.get(e.name, ())) > 1 and scope.lookup(e.name) is None \
-            and e.name not in self.known and e.name not in ("me", "players", "all_players", "others")
+            and e.name not in self.known and e.name not in ("me", "players", "all_players", "all_cards", "others")
 
     def ex_compare(self, e: m.Compare, scope, hint):
         if self.bare_value(e.left, scope) and not self.bare_value(e.right, scope):
@@ -282,7 +284,7 @@ class ExpressionCompiler:
             args = [self.expr(a, scope)[0] for a in e.args]
             typ = self.compile_def(f)
             return f"D_{f}(s, {', '.join(args)})", typ
-        self.unknown("function", f, e.span, list(self.def_info) + sorted(BUILTINS - {"me", "players", "all_players", "others"}))
+        self.unknown("function", f, e.span, list(self.def_info) + sorted(BUILTINS - {"me", "players", "all_players", "all_cards", "others"}))
         return _NOPE
 
     def maybe_hoist(self, code: str, scope) -> str:

@@ -428,7 +428,7 @@ round { move top(deck) to pile }
 def test_cards_in_a_zone_marked_out_stay_out_of_the_game():
     game = load('''zone removed: public, out
 action go { }
-setup { for each c in deck { if c.rank == 1 { move c to removed } } }
+setup { for each c in all_cards { if c.rank == 1 { move c to removed } } }
 round {
   gather all into deck
   log += 1
