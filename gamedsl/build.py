@@ -102,9 +102,12 @@ class Builder(Transformer):
 
     def var_decl(self, meta, c):
         vis, name, per, typ, init = c
-        return m.VarDecl(span=_tok(name), name=str(name), per_player=per is not None,
+        return m.VarDecl(span=_tok(name), name=str(name), per_player=per is True,
                          type=str(typ) if typ is not None else None, init=init,
-                         visibility=(str(vis), _tok(vis)) if vis is not None else None)
+                         visibility=(str(vis), _tok(vis)) if vis is not None else None, per_card=per == "card")
+
+    def per_card(self, meta, c):
+        return "card"
 
     def param_decl(self, meta, c):
         return m.ParamDecl(span=_tok(c[0]), name=str(c[0]), per_player=c[1] is not None, init=c[2])
@@ -139,7 +142,7 @@ class Builder(Transformer):
         return m.Requirement(span=_s(meta), cond=c[0], message=c[1][1:-1] if c[1] else None)
 
     def trigger_decl(self, meta, c):
-        return m.TriggerDecl(span=_s(meta), event=c[0], cond=c[1], body=c[2])
+        return m.TriggerDecl(span=_s(meta), event=c[0], label=c[1][1:-1] if c[1] else None, cond=c[2], body=c[3])
 
     def move_event(self, meta, c):
         return m.Event(span=_s(meta), kind="move", var=str(c[0]), source=c[1], dest=c[2])
@@ -164,6 +167,35 @@ class Builder(Transformer):
 
     def param_change(self, meta, c):
         return m.ParamChange(span=_tok(c[0]), param=str(c[0]), op=str(c[1]), value=c[2])
+
+    def visibility_change(self, meta, c):
+        return m.VisibilityChange(span=_tok(c[0]), zone=str(c[0]), field=(str(c[1]), _tok(c[1])),
+                                  word=(str(c[2]), _tok(c[2])))
+
+    def same_change(self, meta, c):
+        return m.SameChange(span=_tok(c[0]), attribute=str(c[0]), values=tuple((str(t), _tok(t)) for t in c[1:]))
+
+    def wild_change(self, meta, c):
+        return m.WildChange(span=_tok(c[0]), attribute=str(c[0]), pattern=c[1])
+
+    # ---- patterns
+    def pattern_decl(self, meta, c):
+        return m.PatternDecl(span=_tok(c[0]), name=str(c[0]), clauses=tuple(c[1:]))
+
+    def pattern_size(self, meta, c):
+        return m.PatternClause(span=_s(meta), kind="size", expr=c[0])
+
+    def pattern_same(self, meta, c):
+        return m.PatternClause(span=_s(meta), kind="same", names=((str(c[0]), _tok(c[0])),))
+
+    def pattern_run(self, meta, c):
+        return m.PatternClause(span=_s(meta), kind="run", names=tuple((str(t), _tok(t)) for t in c))
+
+    def pattern_with(self, meta, c):
+        return m.PatternClause(span=_s(meta), kind="with", names=((str(c[0]), _tok(c[0])),), expr=c[1])
+
+    def pattern_if(self, meta, c):
+        return m.PatternClause(span=_s(meta), kind="if", expr=c[0])
 
     def setup_decl(self, meta, c):
         return m.FlowBlock(span=_s(meta), kind="setup", body=c[0])

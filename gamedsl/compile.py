@@ -9,9 +9,11 @@ from . import types as T
 from .errors import Diagnostic, SourceError, Span, did_you_mean
 from .compile_expr import ExpressionCompiler
 from .compile_stmt import StatementCompiler
-from .program import MAX_SEATS, Action, Program, Trigger, Var, Zone
+from .patterns import Matcher, Order, Shape
+from .program import MAX_SEATS, Action, Pattern, Program, Trigger, Var, Zone
 
 ZONE_PROPS = {"hidden", "owner", "public", "top", "stack", "pile", "out"}
+ZONE_VISIBILITY = ("hidden", "owner", "public", "top")
 VAR_VISIBILITY = ("hidden", "owner", "public")
 MAX_CARDS = 10_000
 _NAME, _SPAN = " name", " span"  # keys of a card record that are not attributes
@@ -64,7 +66,8 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.ns: dict = {"_rotate": ops.rotate,
                          "_div": ops.divide,
                          "_seat": ops.seat, "_others": ops.others, "_next": ops.next_seat, "_number": ops.number, "_U": ops.UNSET,
-                         "_repeat_count": ops.repeat_count, "_pow": ops.power}
+                         "_repeat_count": ops.repeat_count, "_pow": ops.power,
+                         "_card_of": ops.card_of, "_as_cards": ops.as_cards, "_tops": ops.tops, "_same": ops.same, "_can_make": ops.can_make, "_makes": ops.makes}
         self.has_move_triggers = any(t.event.kind == "move" for t in gm.of(m.TriggerDecl))
         self.known: dict[str, str] = {}  # every declared name -> what it is
         self.offered: set[str] = set()
@@ -89,6 +92,10 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.hoist: list | None = None  # names of values computed once per legal-move loop
         self.where = Span()  # the statement or declaration being compiled, for errors past Python's limits
         self.agg_depth = 0
+        self.same_changes: dict[str, list] = {}  # attribute -> [(condition, value indices made one)]
+        self.wild_changes: dict[str, list] = {}  # attribute -> [(condition, cards wild for it)]
+        self.pattern_info, self.pattern_index, self.pattern_list = {}, {}, []
+        self.param_types: dict[str, str] = {}
 
     # ---- diagnostics
     def error(self, message: str, span: Span, hint: str | None = None):
@@ -118,8 +125,12 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.value_tables()
         self.zones()
         self.variables()
+        self.declare_params()
+        self.declare_defs()
+        self.declare_patterns()
         self.params_and_modifiers()
         self.defs()
+        self.patterns()
         self.var_initializers()
         self.action_headers()
         flows = {b.kind: b for b in gm.of(m.FlowBlock)}
@@ -168,12 +179,16 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             vars=self.var_list, var_by_name=self.var_by_name, var_count=self.var_count,
             actions=self.action_list, action_by_name=self.action_by_name, action_count=self.action_ids,
             setup=setup, setup_locals=setup_n, round=rnd if "round" in flows else None, round_locals=round_n,
-            outcome=outcome, outcome_locals=outcome_n, end_when=end_when, triggers=triggers,
+            outcome=outcome, outcome_locals=outcome_n, end_when=end_when, triggers=triggers, ordered=self.ordered,
             params=self.param_fns, heuristic=heuristic, invariants=invariants, back=tuple(self.back_attrs),
             twins=self.twins, option_choices=self.option_choices, reactions=self.reactions,
-            out_zones=tuple(z.base + k for z in self.zone_list if z.out
-                            for k in range(MAX_SEATS if z.per_player else 1)),
-            no_reaction=self.no_reaction)
+            out_zones=frozenset(z.base + k for z in self.zone_list if z.out
+                                for k in range(MAX_SEATS if z.per_player else 1)),
+            no_reaction=self.no_reaction, patterns=self.pattern_list,
+            same_changes={a: tuple(ch) for a, ch in self.same_changes.items()},
+            wild_changes={a: tuple(ch) for a, ch in self.wild_changes.items()},
+            attr_sizes={name: len(values) for name, values, _ in self.attr_list},
+            matcher=Matcher(self.card_attr_tables) if self.pattern_list else None)
 
     # ---- declarations
     def header(self):
@@ -460,10 +475,10 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                     self.error("only a per-player variable has an owner to show it to", span)
                 else:
                     vis = word
-            var = Var(v.name, base, v.per_player, typ, None, v.span, vis)
+            var = Var(v.name, base, v.per_player, typ, None, v.span, vis, v.per_card)
             self.var_list.append(var)
             self.var_by_name[v.name] = var
-            base += MAX_SEATS if v.per_player else 1
+            base += MAX_SEATS if v.per_player else self.ncards if v.per_card else 1
         self.var_count = base
 
     def var_initializers(self):
@@ -479,29 +494,144 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                 v.type = typ
             v.init = eval(f"lambda s: ({code})", self.ns)  # noqa: S307
 
-    def params_and_modifiers(self):
-        self.param_info = {}
-        self.param_fns = {}
-        decls = self.gm.of(m.ParamDecl)
-        for p in decls:
+    def declare_params(self):
+        """Parameter names and types first: functions, modifiers and patterns may read any of them."""
+        self.param_info, self.param_types = {}, {}
+        for p in self.gm.of(m.ParamDecl):
             if self.declare(p.name, "a parameter", p.span):
                 self.param_info[p.name] = p
+                self.param_types[p.name] = T.BOOL if isinstance(p.init, m.Bool) else T.NUM
+
+    def params_and_modifiers(self):
+        self.param_fns = {}
         changes: dict[str, list] = {name: [] for name in self.param_info}
         for mod in self.gm.of(m.ModifierDecl):
             if not self.declare(mod.name, "a modifier", mod.span):
                 continue
             cond = self.fn(mod.cond, self.owner_scope(), T.BOOL)
             for ch in mod.changes:
-                if ch.param not in self.param_info:
-                    self.unknown("parameter", ch.param, ch.span, self.param_info)
-                    continue
-                amount = self.fn(ch.value, self.owner_scope(), T.NUM)
-                changes[ch.param].append((cond, ch.op, amount))
+                getattr(self, "change_" + type(ch).__name__.lower())(ch, cond, changes)
         for name, p in self.param_info.items():
-            base = self.fn(p.init, self.owner_scope(), T.NUM)
+            base = self.fn(p.init, self.owner_scope(), self.param_types[name])
             fn = ops.param_function(base, changes[name])
             self.ns["P_" + name] = fn
             self.param_fns[name] = fn
+
+    def change_paramchange(self, ch: m.ParamChange, cond, changes: dict):
+        if ch.param not in self.param_info:
+            self.unknown("parameter", ch.param, ch.span, self.param_info)
+            return
+        typ = self.param_types[ch.param]
+        if typ == T.BOOL and ch.op != "=":
+            self.error(f"'{ch.param}' is true or false: a modifier sets it with '='", ch.span)
+            return
+        amount = self.fn(ch.value, self.owner_scope(), typ)
+        changes[ch.param].append((cond, ch.op, amount))
+
+    def change_visibilitychange(self, ch: m.VisibilityChange, cond, changes: dict):
+        """`ZONE.visibility = WORD`: while the modifier holds, the zone shows its cards so."""
+        field, fspan = ch.field
+        word, wspan = ch.word
+        zone = self.zone_by_name.get(ch.zone)
+        if zone is None:
+            self.unknown("zone", ch.zone, ch.span, self.zone_by_name)
+        elif field != "visibility":
+            self.error(f"a modifier changes a zone's visibility ('{ch.zone}.visibility'), not '{field}'", fspan)
+        elif word not in ZONE_VISIBILITY:
+            self.unknown("visibility", word, wspan, ZONE_VISIBILITY)
+        elif word == "owner" and not zone.per_player:
+            self.error(f"zone '{ch.zone}' is shared: it has no owner to show its cards to", wspan)
+        else:
+            zone.changes += ((cond, word),)
+
+    def change_samechange(self, ch: m.SameChange, cond, changes: dict):
+        """`same ATTR: a, b`: while the modifier holds, values a and b count as one (transitively)."""
+        if ch.attribute not in self.attr_index:
+            self.unknown("card attribute", ch.attribute, ch.span, self.attr_index)
+            return
+        found = [self.value_of(name, span, ch.attribute) for name, span in ch.values]
+        if None not in found:
+            self.same_changes.setdefault(ch.attribute, []).append((cond, tuple(i for _, i in found)))
+
+    def change_wildchange(self, ch: m.WildChange, cond, changes: dict):
+        """`wild ATTR: PATTERN`: while the modifier holds, those cards stand for any value of ATTR in patterns."""
+        if ch.attribute not in self.attr_index:
+            self.unknown("card attribute", ch.attribute, ch.span, self.attr_index)
+            return
+        conds = []
+        for name, span in ch.pattern:
+            found = self.value_of(name, span)
+            if found is None:
+                return
+            conds.append(found)
+        cards = frozenset(c for c in range(self.ncards) if all(self.card_attr_tables[a][c] == i for a, i in conds))
+        self.wild_changes.setdefault(ch.attribute, []).append((cond, cards))
+
+    # ---- patterns
+    def declare_patterns(self):
+        self.pattern_info: dict[str, m.PatternDecl] = {}
+        for d in self.gm.of(m.PatternDecl):
+            if self.declare(d.name, "a pattern", d.span):
+                self.pattern_info[d.name] = d
+        self.pattern_index = {name: k for k, name in enumerate(self.pattern_info)}
+
+    def patterns(self):
+        """Each pattern: its fixed shape (shared attributes, run orders) and its clauses read at run time."""
+        self.pattern_list = []
+        for d in self.pattern_info.values():
+            same, run, orders, size, conds, withs = [], None, (), None, [], []
+            for cl in d.clauses:
+                if cl.kind == "size":
+                    if size is not None:
+                        self.error("a pattern has one size", cl.span)
+                    size = self.fn(cl.expr, self.owner_scope(), T.NUM)
+                elif cl.kind == "same":
+                    name, span = cl.names[0]
+                    if name not in self.attr_index:
+                        self.unknown("card attribute", name, span, self.attr_index)
+                    elif name not in same:
+                        same.append(name)
+                elif cl.kind == "run":
+                    if run is not None:
+                        self.error("a pattern has one run", cl.span)
+                    run, orders = self.run_orders(cl.names)
+                elif cl.kind == "with":
+                    name, span = cl.names[0]
+                    found = self.value_of(name, span)
+                    cond = self.fn(cl.expr, self.owner_scope(), T.BOOL) if cl.expr is not None else None
+                    if found is not None:
+                        withs.append((found[0], found[1], cond))
+                else:
+                    conds.append(self.fn(cl.expr, self.owner_scope(), T.BOOL))
+            if size is None:
+                self.error(f"pattern '{d.name}' does not say how many cards make it", d.span,
+                           "add a size, as in 'pattern kind: 3 cards, same rank'")
+                size = lambda s, e: 1  # noqa: E731 - a placeholder after an error
+            shape = Shape(same=tuple(same), run=run, orders=orders)
+            self.pattern_list.append(Pattern(d.name, shape, size, tuple(conds), tuple(withs), d.span))
+
+    def run_orders(self, names) -> tuple:
+        """`run of ATTR or TABLE ...`: the run's attribute, and each order as positions per card."""
+        attr, span = names[0]
+        if attr not in self.attr_index:
+            self.error(f"a run is of a card attribute, like 'run of rank'; '{attr}' is not one", span)
+            return None, ()
+        table = self.card_attr_tables[attr]
+        orders = []
+        for name, nspan in names:
+            if name == attr:
+                position = tuple(i if i >= 0 else None for i in table)
+                every = tuple(range(len(self.attr_list[self.attr_index[attr]][1])))
+            elif name in self.value_names:
+                numbers = self.ns["V_" + name]
+                position = tuple(numbers[c] if table[c] >= 0 else None for c in range(self.ncards))
+                every = tuple(sorted({p for p in position if p is not None}))
+            else:
+                self.unknown(f"order (the attribute '{attr}' or a value table)", name, nspan,
+                             [attr] + sorted(self.value_names))
+                continue
+            orders.append(Order(position=position, positions=every))
+        return attr, tuple(orders)
 
     def owner_scope(self) -> Scope:
         """Parameters and modifiers see `owner`: the player whose value is read."""
@@ -509,13 +639,15 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         scope.local("owner", T.PLAYER)
         return scope
 
-    def defs(self):
+    def declare_defs(self):
         self.def_info = {}
         for d in self.gm.of(m.DefDecl):
             if self.declare(d.name, "a function", d.span):
                 self.def_info[d.name] = d
         self.def_types: dict[str, str] = {}
         self.compiling_defs: set[str] = set()
+
+    def defs(self):
         for d in self.gm.of(m.StepsDecl):
             if self.declare(d.name, "steps (a 'def' with a block)", d.span):
                 self.steps_info[d.name] = d
@@ -637,6 +769,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
     # ---- triggers
     def triggers(self) -> dict:
         out: dict[str, list] = {}
+        self.ordered: dict[str, tuple] = {}
         for t in self.gm.of(m.TriggerDecl):
             scope = Scope()
             src = dst = None
@@ -648,9 +781,30 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                 dst = self.zone_pattern(t.event.dest, scope)
             cond = self.fn(t.cond, scope, T.BOOL) if t.cond is not None else None
             body = self.block(t.body, scope)
+            if t.label is not None:
+                self.ordered_step(t, cond, body, scope.slots["n"])
+                continue
             out.setdefault(t.event.kind, []).append(
                 Trigger(t.event.kind, src, dst, cond, body, scope.slots["n"], t.span))
         return out
+
+    def ordered_step(self, t: m.TriggerDecl, cond, body, nlocals: int):
+        """A labelled turn or round trigger: a step the player on turn orders among the others of its
+        moment, made with a move of its own (the label)."""
+        kind = t.event.kind
+        if kind not in ("turn start", "turn end", "round start", "round end"):
+            self.error(f"only turn and round triggers can be steps the player orders; this is 'on {kind}'",
+                       t.span, "remove the label")
+            return
+        steps, actions = self.ordered.get(kind, ((), ()))
+        if any(a.label == t.label for a in actions):
+            self.error(f"two 'on {kind}' steps are called '{t.label}'", t.span, "give each step its own words")
+        k = len(steps)
+        act = Action(t.label, t.label, self.action_ids, 1, None, None, [], (ops.order_choice(k),), 0, t.span)
+        act.legal = ops.order_legal(k, cond, nlocals, act.first_id)
+        self.action_ids += 1
+        self.action_list.append(act)
+        self.ordered[kind] = (steps + ((cond, body, nlocals),), actions + (act,))
 
     def zone_pattern(self, e: m.Expr | None, scope: Scope):
         """A move event's zone: a shared zone, 'zone' (any owner), or 'p.zone' binding p to the owner."""

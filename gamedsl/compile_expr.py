@@ -3,10 +3,13 @@ from __future__ import annotations
 
 from . import model as m
 from . import types as T
-from .errors import Span
+from .errors import Span, did_you_mean
+from .program import MAX_SEATS
 
-BUILTINS = {"me", "players", "all_players", "all_cards", "others", "count", "any", "all", "sum", "max", "min", "best", "worst", "random",
-            "next", "previous", "top", "bottom", "abs", "seat", "number", "knows"}
+BUILTINS = {"me", "players", "all_players", "all_cards", "in_play", "others", "count", "any", "all", "sum", "max", "min",
+            "best", "worst", "random", "next", "previous", "top", "bottom", "abs", "seat", "number", "knows", "card",
+            "same", "has", "makes", "can_make", "tops"}
+_BARE = ("me", "players", "all_players", "all_cards", "in_play", "others")  # built-ins read without parentheses
 _NOPE = ("None", T.ANY)
 _AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst"}
 # One-argument built-ins: name -> (argument type, result type, Python template).
@@ -77,6 +80,8 @@ class ExpressionCompiler:
             return "range(s.np)", T.list_of(T.PLAYER)
         if name == "all_cards":  # every card of the game, wherever it lies
             return f"range({self.ncards})", T.list_of(T.CARD)
+        if name == "in_play":  # every card not in a zone marked `out`
+            return "s.in_play()", T.list_of(T.CARD)
         if name == "others":  # every player but me, in turn order from me's left
             return "_others(s)", T.list_of(T.PLAYER)
         if name in self.var_by_name:
@@ -84,12 +89,15 @@ class ExpressionCompiler:
             if var.per_player:
                 self.error(f"'{name}' belongs to each player: write p.{name} (or me.{name})", e.span)
                 return _NOPE
+            if var.per_card:
+                self.error(f"'{name}' belongs to each card: write c.{name}", e.span)
+                return _NOPE
             return f"s.v[{var.base}]", var.type
         if name in self.param_info:
             if self.param_info[name].per_player:
                 self.error(f"parameter '{name}' belongs to each player: write p.{name}", e.span)
                 return _NOPE
-            return f"P_{name}(s)", T.NUM
+            return f"P_{name}(s)", self.param_types[name]
         if name in self.option_index:
             typ = T.value_type(name) if name in self.option_choices else T.NUM
             return f"s.opt[{self.option_index[name]}]", typ
@@ -115,7 +123,7 @@ class ExpressionCompiler:
                     "a card attribute": f"a card's attribute is read from a card: c.{name}"}.get(what)
             self.error(f"'{name}' is {what}, not a value by itself", e.span, hint)
             return _NOPE
-        candidates = list(self.known) + ["me", "players", "all_players", "all_cards", "others"] + list(self.values) + self.visible_names(scope)
+        candidates = list(self.known) + list(_BARE) + list(self.values) + self.visible_names(scope)
         self.unknown("name", name, e.span, candidates)
         return _NOPE
 
@@ -130,7 +138,8 @@ class ExpressionCompiler:
         ocode, otyp = self.expr(e.obj, scope)
         name = e.name
         if otyp == T.ANY:  # a function parameter: its kind follows from what is read of it
-            otyp = T.CARD if name in self.attr_index or name in self.value_names else T.PLAYER
+            per_card = name in self.var_by_name and self.var_by_name[name].per_card
+            otyp = T.CARD if name in self.attr_index or name in self.value_names or per_card else T.PLAYER
         if otyp == T.PLAYER:
             if name in self.var_by_name and self.var_by_name[name].per_player:
                 var = self.var_by_name[name]
@@ -138,7 +147,7 @@ class ExpressionCompiler:
             if name in self.zone_by_name and self.zone_by_name[name].per_player:
                 return f"({self.zone_by_name[name].base} + ({ocode}))", T.ZONE
             if name in self.param_info and self.param_info[name].per_player:
-                return f"P_{name}(s, {ocode})", T.NUM
+                return f"P_{name}(s, {ocode})", self.param_types[name]
             options = [v.name for v in self.var_list if v.per_player] + [
                 z.name for z in self.zone_list if z.per_player]
             self.unknown("per-player variable or zone", name, e.name_span, options)
@@ -148,7 +157,12 @@ class ExpressionCompiler:
                 return f"A_{name}[{ocode}]", T.value_type(name)
             if name in self.value_names:
                 return f"V_{name}[{ocode}]", T.NUM
-            self.unknown("card attribute or value", name, e.name_span, list(self.attr_index) + list(self.value_names))
+            if name in self.var_by_name and self.var_by_name[name].per_card:
+                var = self.var_by_name[name]
+                return f"s.v[{var.base} + ({ocode})]", var.type
+            card_vars = [v.name for v in self.var_list if v.per_card]
+            self.unknown("card attribute, value or variable" if card_vars else "card attribute or value", name,
+                         e.name_span, list(self.attr_index) + list(self.value_names) + card_vars)
             return _NOPE
         if otyp != T.ANY:
             self.error(f"'.{name}' needs a player or a card, but this is {T.describe(otyp)}", e.obj.span)
@@ -157,6 +171,8 @@ class ExpressionCompiler:
     def ex_binop(self, e: m.BinOp, scope, hint):
         lc, lt = self.expr(e.left, scope)
         rc, rt = self.expr(e.right, scope)
+        if e.op == "+" and T.NUM not in (lt, rt) and (T.element(lt) or T.element(rt)):
+            return self.concat(e, lc, lt, rc, rt)
         self.want(lt, T.NUM, e.left.span)
         self.want(rt, T.NUM, e.right.span)
         op = "//" if e.op == "/" else e.op
@@ -165,6 +181,20 @@ class ExpressionCompiler:
         if op == "**":
             return f"_pow({lc}, {rc})", T.NUM
         return f"({lc} {op} {rc})", T.NUM
+
+    def concat(self, e: m.BinOp, lc, lt, rc, rt):
+        """`a + b` of zones and lists: one list with the elements of both, in order."""
+        parts, elems = [], []
+        for code, typ, side in ((lc, lt, e.left), (rc, rt, e.right)):
+            elem = T.element(typ) if typ != "players" else T.PLAYER
+            if elem is None:
+                self.error(f"'+' joins zones and lists, but this is {T.describe(typ)}", side.span)
+                return _NOPE
+            parts.append(f"*s.z[{code}]" if typ == T.ZONE else f"*{code}")
+            elems.append(elem)
+        if T.ANY not in elems and elems[0] != elems[1]:
+            self.error(f"cannot join a list of {elems[0]}s and a list of {elems[1]}s", e.span)
+        return f"({parts[0]}, {parts[1]})", T.list_of(elems[0] if elems[0] != T.ANY else elems[1])
 
     def ex_neg(self, e: m.Neg, scope, hint):
         code, typ = self.expr(e.operand, scope)
@@ -176,7 +206,7 @@ class ExpressionCompiler:
         if isinstance(e, m.Number):
             return str(e.value) in self.values
         return isinstance(e, m.Name) and len(self.values.get(e.name, ())) > 1 and scope.lookup(e.name) is None \
-            and e.name not in self.known and e.name not in ("me", "players", "all_players", "all_cards", "others")
+            and e.name not in self.known and e.name not in _BARE
 
     def ex_compare(self, e: m.Compare, scope, hint):
         if self.bare_value(e.left, scope) and not self.bare_value(e.right, scope):
@@ -203,6 +233,12 @@ class ExpressionCompiler:
                     self.error(f"cannot look for {T.describe(it)} among {T.describe(t)}s", x.span)
             listed = f"({', '.join(c for c, _ in items)},)" if items else "()"
             return f"({neg}({ic}) in {listed})", T.BOOL
+        coll = e.collection
+        if isinstance(coll, m.Name) and coll.name in self.zone_by_name and scope.lookup(coll.name) is None \
+                and self.zone_by_name[coll.name].per_player:  # `c in laws`: in anyone's zone of that kind
+            self.want(it, T.CARD, e.item.span)
+            base = self.zone_by_name[coll.name].base
+            return f"({neg}({base} <= s.loc[{ic}] < {base + MAX_SEATS}))", T.BOOL
         cc, ct = self.expr(e.collection, scope)
         if ct == T.ZONE:
             self.want(it, T.CARD, e.item.span)
@@ -284,7 +320,7 @@ class ExpressionCompiler:
             args = [self.expr(a, scope)[0] for a in e.args]
             typ = self.compile_def(f)
             return f"D_{f}(s, {', '.join(args)})", typ
-        self.unknown("function", f, e.span, list(self.def_info) + sorted(BUILTINS - {"me", "players", "all_players", "all_cards", "others"}))
+        self.unknown("function", f, e.span, list(self.def_info) + sorted(BUILTINS - set(_BARE)))
         return _NOPE
 
     def maybe_hoist(self, code: str, scope) -> str:
@@ -399,6 +435,133 @@ class ExpressionCompiler:
         p = self.fn_code(e.args[0], scope, T.PLAYER)
         c = self.fn_code(e.args[1], scope, T.CARD)
         return f"s.sees_card({p}, {c})", T.BOOL
+
+    def call_card(self, e, scope):
+        """card(v, w, ...): the card with these values (one per attribute), like card(9, spades)."""
+        if not e.args or e.for_var or e.where or e.by:
+            self.error("'card' takes values, one per attribute: card(9, spades)", e.span)
+            return _NOPE
+        attrs, codes = [], []
+        for arg in e.args:
+            if self.bare_value(arg, scope) or (isinstance(arg, (m.Name, m.Number)) and self.is_value_name(arg, scope)):
+                found = self.value_of(str(arg.value if isinstance(arg, m.Number) else arg.name), arg.span)
+                if found is None:
+                    return _NOPE
+                attrs.append(found[0])
+                codes.append(str(found[1]))
+                continue
+            code, typ = self.expr(arg, scope)
+            if not T.is_value(typ):
+                self.error(f"'card' takes card values, like 9 or spades; this is {T.describe(typ)}", arg.span)
+                return _NOPE
+            attrs.append(typ[6:])
+            codes.append(code)
+        if len(set(attrs)) != len(attrs):
+            self.error("'card' takes one value per attribute", e.span)
+            return _NOPE
+        table: dict = {}
+        for c in range(self.ncards):
+            table.setdefault(tuple(self.card_attr_tables[a][c] for a in attrs), c)
+        if all(code.isdigit() for code in codes):
+            key = tuple(int(code) for code in codes)
+            if key not in table:
+                self.error("no card of the game has these values", e.span)
+                return _NOPE
+            return str(table[key]), T.CARD
+        name = f"_cards_{'_'.join(attrs)}"
+        self.ns[name] = table
+        return f"_card_of({name}, ({', '.join(codes)},))", T.CARD
+
+    def is_value_name(self, arg, scope) -> bool:
+        """A bare value name (`spades`, `9`) that is not also a name the rules declared."""
+        name = str(arg.value) if isinstance(arg, m.Number) else arg.name
+        return name in self.values and scope.lookup(name) is None and name not in self.known and name not in _BARE
+
+    def owner_arg(self, e, scope, k: int) -> str:
+        """The optional player a rule is read for (its `owner`): argument k, or `me`."""
+        if len(e.args) > k:
+            return self.fn_code(e.args[k], scope, T.PLAYER)
+        return "s.me"
+
+    def call_same(self, e, scope):
+        """same(a, b [, p]): two values of one attribute are the same, or count as one for player p."""
+        if len(e.args) not in (2, 3) or e.for_var or e.where or e.by:
+            self.error("'same' compares two values: same(c.suit, hearts), or same(c.suit, hearts, p)", e.span)
+            return _NOPE
+        a, at = self.expr(e.args[0], scope)
+        b, bt = self.expr(e.args[1], scope, at)
+        if T.is_value(bt) and not T.is_value(at):
+            a, at = self.expr(e.args[0], scope, bt)
+        if not T.is_value(at) or at != bt:
+            self.error(f"'same' compares two values of one card attribute, not {T.describe(at)} and "
+                       f"{T.describe(bt)}", e.span)
+            return _NOPE
+        return f"_same(s, {at[6:]!r}, {a}, {b}, {self.owner_arg(e, scope, 2)})", T.BOOL
+
+    def pattern_arg(self, e, k: int):
+        arg = e.args[k] if len(e.args) > k else None
+        if not isinstance(arg, m.Name) or arg.name not in self.pattern_index:
+            self.error(f"'{e.func}' needs the name of a pattern here", (arg or e).span,
+                       did_you_mean(arg.name, self.pattern_index) if isinstance(arg, m.Name) else None)
+            return None
+        return self.pattern_index[arg.name]
+
+    def cards_arg(self, arg, scope) -> str:
+        """A zone, a card or a list of cards, as a sequence of cards."""
+        code, typ = self.expr(arg, scope)
+        if typ == T.ZONE:
+            return f"s.z[{code}]"
+        if typ == T.CARD:
+            return f"({code},)"
+        if typ == T.ANY:  # a function's argument: a zone or a list of cards
+            return f"_as_cards(s, {code})"
+        if T.element(typ) not in (T.CARD, T.ANY):
+            self.error(f"expected cards (a zone or a list), found {T.describe(typ)}", arg.span)
+        return code
+
+    def _pattern_call(self, e, scope, nzones: int, what: str):
+        if len(e.args) not in (nzones + 1, nzones + 2) or e.for_var or e.where or e.by:
+            self.error(f"'{e.func}' takes {what}", e.span)
+            return _NOPE
+        k = self.pattern_arg(e, nzones)
+        if k is None:
+            return _NOPE
+        zones = [self.cards_arg(a, scope) for a in e.args[:nzones]]
+        owner = self.owner_arg(e, scope, nzones + 1)
+        return k, zones, owner
+
+    def call_has(self, e, scope):
+        """has(Z, P [, p]): some cards of Z make pattern P (read for player p, by default me)."""
+        found = self._pattern_call(e, scope, 1, "cards and a pattern: has(me.hand, flush)")
+        if found == _NOPE:
+            return _NOPE
+        k, (zone,), owner = found
+        return f"_can_make(s, {k}, (), {zone}, {owner})", T.BOOL
+
+    def call_makes(self, e, scope):
+        """makes(Z, P [, p]): exactly the cards of Z make pattern P."""
+        found = self._pattern_call(e, scope, 1, "cards and a pattern: makes(me.meld, flush)")
+        if found == _NOPE:
+            return _NOPE
+        k, (zone,), owner = found
+        return f"_makes(s, {k}, {zone}, {owner})", T.BOOL
+
+    def call_can_make(self, e, scope):
+        """can_make(A, B, P [, p]): the cards of A, with some more of B, make pattern P."""
+        found = self._pattern_call(e, scope, 2, "the cards chosen, the cards to add from, and a pattern: "
+                                   "can_make(me.meld + [c], me.hand, flush)")
+        if found == _NOPE:
+            return _NOPE
+        k, (chosen, pool), owner = found
+        return f"_can_make(s, {k}, {chosen}, {pool}, {owner})", T.BOOL
+
+    def call_tops(self, e, scope):
+        """tops(Z, ...): the top card of each of these zones that is not empty, in order."""
+        if not e.args or e.for_var or e.where or e.by:
+            self.error("'tops' takes zones: tops(discard, discard2)", e.span)
+            return _NOPE
+        zones = [self.fn_code(a, scope, T.ZONE) for a in e.args]
+        return f"_tops(s, ({', '.join(zones)},))", T.list_of(T.CARD)
 
     def call_random(self, e, scope):
         arg = self._one_arg(e, scope)

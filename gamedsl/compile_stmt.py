@@ -127,6 +127,8 @@ class StatementCompiler:
         else:
             self.want(typ, ttyp, st.value.span)
         self.emit(lines, ind, f"{tcode} {st.op} ({code})", st.span)
+        if self.pattern_info:  # pattern answers read variables: they hold until a change
+            self.emit(lines, ind, "s.ver += 1", st.span)
 
     def target(self, t: m.Expr, scope, typ: str):
         """(python target, type) of an assignment's left side."""
@@ -141,18 +143,19 @@ class StatementCompiler:
                     return None, T.ANY
                 self.unknown("variable", t.name, t.span, self.var_by_name)
                 return None, T.ANY
-            if var.per_player:
-                self.error(f"'{t.name}' belongs to each player: write p.{t.name}", t.span)
+            if var.per_player or var.per_card:
+                whose, x = ("player", "p") if var.per_player else ("card", "c")
+                self.error(f"'{t.name}' belongs to each {whose}: write {x}.{t.name}", t.span)
                 return None, T.ANY
             return f"s.v[{var.base}]", var.type
         if isinstance(t, m.Attr):
             ocode, otyp = self.expr(t.obj, scope)
             var = self.var_by_name.get(t.name)
-            if var is None or not var.per_player:
-                self.unknown("per-player variable", t.name, t.name_span,
-                             [v.name for v in self.var_list if v.per_player])
+            if var is None or not (var.per_player or var.per_card):
+                self.unknown("per-player or per-card variable", t.name, t.name_span,
+                             [v.name for v in self.var_list if v.per_player or v.per_card])
                 return None, T.ANY
-            self.want(otyp, T.PLAYER, t.obj.span)
+            self.want(otyp, T.CARD if var.per_card else T.PLAYER, t.obj.span)
             return f"s.v[{var.base} + ({ocode})]", var.type
         self.error("only a variable can be assigned", t.span)
         return None, T.ANY

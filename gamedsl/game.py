@@ -300,6 +300,10 @@ class Game:
                 seats = [player] if var.visibility == "owner" else range(state.np)
                 variables[var.name] = {self.player_name(k): self._value(var.type, state.v[var.base + k])
                                        for k in seats}
+            elif var.per_card:  # only the cards whose value is not the starting one
+                start = var.init(state)
+                variables[var.name] = {self.card_name(c): self._value(var.type, state.v[var.base + c])
+                                       for c in range(len(state.loc)) if state.v[var.base + c] != start}
             else:
                 variables[var.name] = self._value(var.type, state.v[var.base])
         to_move = state.current_player()
@@ -325,10 +329,22 @@ class Game:
             view["places"] = {self.player_name(k): state.places[k] for k in range(state.np)}
         return view
 
-    def sees(self, instance: int, observer: int, on_top: bool) -> bool:
-        """Whether a player sees a card in a zone instance (in a 'top' zone, only while it is on top)."""
+    def visibility(self, state: State, instance: int, viewer: int) -> str:
+        """How a zone instance shows its cards to one player now: its declared visibility, changed
+        by the modifiers in force (read with `owner` the zone's owner, or the viewer for a shared zone)."""
         z, owner = self._instance_names[instance]
         vis = z.visibility
+        if z.changes:
+            e = [viewer if owner is None else owner]
+            for cond, word in z.changes:
+                if cond(state, e):
+                    vis = word
+        return vis
+
+    def sees(self, state: State, instance: int, observer: int, on_top: bool) -> bool:
+        """Whether a player sees a card in a zone instance (in a 'top' zone, only while it is on top)."""
+        z, owner = self._instance_names[instance]
+        vis = self.visibility(state, instance, observer) if z.changes else z.visibility
         return vis == "public" or (vis == "top" and on_top) or (vis == "owner" and owner == observer)
 
     def move_text(self, state: State, index: int, observer: int) -> str:
@@ -341,7 +357,8 @@ class Game:
                     card = fr[4][2]
                     dst = state.loc[card]
                     dst_top = state.z[dst][-1] == card
-        if src < 0 or player == observer or self.sees(src, observer, src_top) or self.sees(dst, observer, dst_top):
+        if src < 0 or player == observer or self.sees(state, src, observer, src_top) \
+                or self.sees(state, dst, observer, dst_top):
             text = self._strings[action]
         else:
             text = f"{self._decode[action][0].label} a card"
@@ -375,9 +392,9 @@ class Game:
 
     def _zone_view(self, state: State, z, instance: int, own: bool, player: int):
         cards = state.z[instance]
-        if not z.stack and z.visibility != "top":  # a hand's order tells nothing: show it sorted
+        vis = self.visibility(state, instance, player)
+        if not z.stack and vis != "top":  # a hand's order tells nothing: show it sorted
             cards = sorted(cards, key=self._sort_keys.__getitem__)
-        vis = z.visibility
         if vis == "public" or (vis == "owner" and own):
             return [self.card_name(c) for c in cards]
         view: dict = {"count": len(cards)}

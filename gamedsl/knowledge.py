@@ -30,9 +30,10 @@ def hidden_slots(state, player: int) -> list[tuple[int, int]]:
                 break
             instance = z.base + k
             cards = state.z[instance]
-            if z.visibility == "public" or (z.visibility == "owner" and k == player):
+            vis = state.game.visibility(state, instance, player) if z.changes else z.visibility
+            if vis == "public" or (vis == "owner" and k == player):
                 continue
-            last = len(cards) - 1 if z.visibility == "top" else len(cards)
+            last = len(cards) - 1 if vis == "top" else len(cards)
             slots.extend((instance, i) for i in range(last) if not known.get(cards[i], 0) & bit)
     return slots
 

@@ -345,6 +345,7 @@ class VarDecl(Decl):
     type: str | None
     init: Expr | None
     visibility: tuple | None = None  # (word, span): hidden / owner / public
+    per_card: bool = False
 
 
 @node
@@ -400,6 +401,7 @@ class TriggerDecl(Decl):
     event: Event
     cond: Expr | None
     body: tuple
+    label: str | None = None  # a step the player on turn orders among the others of the same moment
 
 
 @node
@@ -410,10 +412,45 @@ class ParamChange(Decl):
 
 
 @node
+class VisibilityChange(Decl):
+    zone: str
+    field: tuple  # (name, span): must be 'visibility'
+    word: tuple  # (name, span): hidden / owner / public / top
+
+
+@node
+class SameChange(Decl):
+    """Values of one attribute that count as the same value (transitively, with the other such changes)."""
+    attribute: str
+    values: tuple  # ((name, span), ...)
+
+
+@node
+class WildChange(Decl):
+    """The cards matching a value pattern may stand for any value of one attribute in patterns."""
+    attribute: str
+    pattern: tuple  # ((name, span), ...)
+
+
+@node
 class ModifierDecl(Decl):
     name: str
     cond: Expr
-    changes: tuple
+    changes: tuple  # ParamChange, VisibilityChange, SameChange, WildChange
+
+
+@node
+class PatternClause(Decl):
+    kind: str  # "size", "same", "run", "with", "if"
+    expr: Expr | None = None  # size, the with's condition, if
+    names: tuple = ()  # ((name, span), ...): the same attribute, the run's orders, the with value
+
+
+@node
+class PatternDecl(Decl):
+    """A set of cards that makes a meld: a size, attributes shared, a run, values required."""
+    name: str
+    clauses: tuple
 
 
 @node

@@ -7,6 +7,7 @@ that function's data. Frames are plain lists so a state clones cheaply.
 from __future__ import annotations
 
 from .errors import GameRuntimeError
+from .patterns import Spec
 
 
 UNSET = object()  # a hoisted value not computed yet
@@ -292,4 +293,174 @@ def result_op(kind, player):
 def say_op(text):
     def op(s, fr):
         s.say(text)
+    return op
+
+
+# ---- cards by value, values that count as one, patterns
+def card_of(table: dict, key: tuple) -> int:
+    """The card with these attribute values (card(9, spades) when the values are not constants)."""
+    card = table.get(key)
+    if card is None:
+        raise GameRuntimeError("no card of the game has these values")
+    return card
+
+
+def as_cards(s, x):
+    """A function's argument given where cards are expected: a zone's cards, or the list itself."""
+    return s.z[x] if isinstance(x, int) else x
+
+
+def tops(s, zones: tuple) -> tuple:
+    """The top card of each zone that has cards."""
+    z = s.z
+    return tuple(z[k][-1] for k in zones if z[k])
+
+
+def classes_of(s, attr: str, owner: int):
+    """Per value of an attribute, the class it counts as for `owner` under the `same` changes in
+    force (merged transitively); None when no such change is in force."""
+    changes = s.prog.same_changes.get(attr)
+    if not changes:
+        return None
+    e = [owner]
+    active = [values for cond, values in changes if cond(s, e)]
+    if not active:
+        return None
+    parent = list(range(s.prog.attr_sizes[attr]))
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+    for values in active:
+        root = find(values[0])
+        for v in values[1:]:
+            parent[find(v)] = root
+    return tuple(find(x) for x in range(len(parent)))
+
+
+def same(s, attr: str, a: int, b: int, owner: int) -> bool:
+    """Whether two values of an attribute are the same, or count as one for `owner`."""
+    if a == b:
+        return True
+    if a < 0 or b < 0:
+        return False
+    classes = classes_of(s, attr, owner)
+    return classes is not None and classes[a] == classes[b]
+
+
+def pattern_spec(s, k: int, owner: int):
+    """What pattern k asks of `owner` now (a Spec), or None while it does not count.
+
+    Worked out once per state: the answer holds until the state changes (`s.ver`)."""
+    if s.spec_ver != s.ver:
+        s.spec_cache.clear()
+        s.spec_ver = s.ver
+    key = (k, owner, s.me)
+    found = s.spec_cache.get(key, s)
+    if found is s:
+        found = s.spec_cache[key] = _pattern_spec(s, s.prog.patterns[k], owner)
+    return found
+
+
+def _pattern_spec(s, pat, owner: int):
+    e = [owner]
+    for cond in pat.conds:
+        if not cond(s, e):
+            return None
+    size = max(1, pat.size(s, e))  # a pattern is at least one card, whatever the modifiers say
+    withs = tuple((a, i) for a, i, cond in pat.withs if cond is None or cond(s, e))
+    wild = []
+    for attr, changes in s.prog.wild_changes.items():
+        cards = frozenset().union(*(c for cond, c in changes if cond(s, e)))
+        if cards:
+            wild.append((attr, cards))
+    classes = []
+    for attr in s.prog.same_changes:
+        found = classes_of(s, attr, owner)
+        if found is not None:
+            classes.append((attr, found))
+    return Spec(size, withs, tuple(wild), tuple(classes))
+
+
+def can_make(s, k: int, chosen, pool, owner: int) -> bool:
+    """Pattern k is made by the cards `chosen` plus some of `pool`, for player `owner`."""
+    spec = pattern_spec(s, k, owner)
+    if spec is None:
+        return False
+    return s.prog.matcher.check(s.prog.patterns[k].shape, spec, chosen, pool)
+
+
+def makes(s, k: int, cards, owner: int) -> bool:
+    """Exactly these cards make pattern k, for player `owner`."""
+    spec = pattern_spec(s, k, owner)
+    if spec is None:
+        return False
+    return len(cards) == spec.size and s.prog.matcher.check(s.prog.patterns[k].shape, spec, cards, ())
+
+
+# ---- steps the player orders: labelled turn and round triggers
+def ordered_steps(steps: tuple, actions: tuple) -> list:
+    """A frame that runs labelled triggers ((condition or None, block, locals), ...) in the order the
+    player on turn chooses, one move per trigger, each once, each only if its condition holds then."""
+    # data: [steps done (bits), steps, their moves, the step chosen, whether the player was asked]
+    return [(order_pick,), 0, None, order_exit, [0, steps, actions, None, False]]
+
+
+def _order_available(s, data) -> list:
+    return [k for k, (cond, _, n) in enumerate(data[1])
+            if not data[0] >> k & 1 and (cond is None or cond(s, [None] * n))]
+
+
+def order_pick(s, fr):
+    """The steps not done whose condition holds: none ends the moment, one runs, several ask."""
+    data = fr[4]
+    avail = _order_available(s, data)
+    data[4] = len(avail) > 1
+    if len(avail) == 1:
+        data[3] = avail[0]
+    elif avail:
+        s.ask(s.me, tuple(data[2][k] for k in avail))
+
+
+def order_exit(s, fr):
+    """Run the chosen step, then pick again; a question that a reaction made moot is asked again."""
+    data = fr[4]
+    k = data[3]
+    if k is None:
+        if data[4]:  # asked, but no step was chosen (a reaction changed the game): look again
+            fr[1] = 0
+            s.stack.append(fr)
+        return
+    data[3] = None
+    data[0] |= 1 << k
+    fr[1] = 0
+    s.stack.append(fr)
+    _, body, n = data[1][k]
+    s.stack.append([body, 0, [None] * n, None, None])
+
+
+def _order_frame(s):
+    for f in reversed(s.stack):
+        if f[3] is order_exit:
+            return f
+    return None
+
+
+def order_legal(k: int, cond, nlocals: int, action_id: int):
+    """The move 'this step next': legal while the step is not done and its condition holds."""
+    def legal(s, out):
+        f = _order_frame(s)
+        if f is not None and not f[4][0] >> k & 1 and (cond is None or cond(s, [None] * nlocals)):
+            out.append(action_id)
+    return legal
+
+
+def order_choice(k: int):
+    """The body of the move 'this step next': tell the waiting steps which one comes now."""
+    def op(s, fr):
+        f = _order_frame(s)
+        if f is not None:
+            f[4][3] = k
     return op

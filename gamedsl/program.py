@@ -17,6 +17,7 @@ class Zone:
     stack: bool
     span: Span
     out: bool = False  # out of the game: `gather` leaves its cards where they are
+    changes: tuple = ()  # modifiers' visibility changes: ((condition fn(state, [owner]), word), ...), in file order
 
 
 @attrs.define
@@ -28,6 +29,7 @@ class Var:
     init: object  # fn(state) -> value
     span: Span
     visibility: str = "public"  # hidden (nobody), owner (a per-player value: its owner), public
+    per_card: bool = False  # one value per card: base .. base + number of cards - 1
 
 
 @attrs.define
@@ -57,6 +59,17 @@ class Trigger:
     cond: object  # fn(state, env) or None
     body: tuple
     nlocals: int
+    span: Span
+
+
+@attrs.define
+class Pattern:
+    """A meld: a fixed shape, and the clauses read at run time for the player concerned."""
+    name: str
+    shape: object  # patterns.Shape
+    size: object  # fn(state, [owner]) -> number of cards
+    conds: tuple  # fn(state, [owner]) -> bool: all must hold for the pattern to count
+    withs: tuple  # ((attribute, value index, condition fn or None), ...): a card of that value is required
     span: Span
 
 
@@ -98,8 +111,14 @@ class Program:
     option_choices: dict = attrs.Factory(dict)  # option name -> its value names (options chosen by name)
     reactions: tuple = ()  # the anytime actions
     no_reaction: object = None  # the move that lets a reaction window pass (when there are reactions)
-    out_zones: tuple = ()  # the instances of zones marked `out`
+    out_zones: frozenset = frozenset()  # the instances of zones marked `out`
     twins: tuple = ()  # per card: the first card identical to it (itself if it is the first)
+    patterns: list = attrs.Factory(list)
+    same_changes: dict = attrs.Factory(dict)  # attribute -> ((condition, value indices that count as one), ...)
+    wild_changes: dict = attrs.Factory(dict)  # attribute -> ((condition, cards wild for it), ...)
+    attr_sizes: dict = attrs.Factory(dict)  # attribute -> how many values it has
+    ordered: dict = attrs.Factory(dict)  # turn/round event -> (steps, moves): labelled triggers the player orders
+    matcher: object = None  # patterns.Matcher over this game's cards
 
     def card_count(self) -> int:
         return len(self.card_names)

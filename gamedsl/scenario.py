@@ -190,6 +190,9 @@ class Runner:
         if var.per_player:
             for pk, pv in mapping(node, f"a value per player for '{name}'"):
                 self.state.v[var.base + self.player(pk)] = self.value(var.type, pv)
+        elif var.per_card:
+            for ck, cv in mapping(node, f"a value per card for '{name}'"):
+                self.state.v[var.base + self.card(ck)] = self.value(var.type, cv)
         else:
             self.state.v[var.base] = self.value(var.type, node)
 
@@ -327,6 +330,12 @@ class Runner:
                     got = self.display(var.type, self.state.v[var.base + p])
                     self.equal(pv, got, self.display(var.type, self.value(var.type, pv)),
                                f"{name} of {self.game.player_name(p)}")
+            elif var.per_card:
+                for ck, cv in mapping(v, f"a value per card for '{name}'"):
+                    c = self.card(ck)
+                    got = self.display(var.type, self.state.v[var.base + c])
+                    self.equal(cv, got, self.display(var.type, self.value(var.type, cv)),
+                               f"{name} of {self.game.card_name(c)}")
             else:
                 got = self.display(var.type, self.state.v[var.base])
                 self.equal(v, got, self.display(var.type, self.value(var.type, v)), name)

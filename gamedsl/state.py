@@ -21,7 +21,7 @@ class State:
                  "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
                  "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "turn_hooks",
                  "steps", "checking", "move_limit", "known", "out", "alive", "window", "times", "window_start", "late",
-                 "last_actor", "hbase", "passes")
+                 "last_actor", "hbase", "passes", "ver", "spec_cache", "spec_ver")
 
     def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=(),
                  check_invariants: bool = False):
@@ -46,7 +46,8 @@ class State:
         self.limit_hit = False
         self.fired: list = []
         self.move_hooks = "move" in prog.triggers
-        self.turn_hooks = ("turn start" in prog.triggers, "turn end" in prog.triggers)
+        self.turn_hooks = ("turn start" in prog.triggers or "turn start" in prog.ordered,
+                           "turn end" in prog.triggers or "turn end" in prog.ordered)
         self.steps = 0
         self.checking = check_invariants  # check the game's declared invariants as it runs
         self.move_limit = prog.move_limit
@@ -64,13 +65,16 @@ class State:
         self.late: set[int] = set()  # window answers that came too late to apply
         self.passes = [0] * players  # per player: moments let pass in reaction windows (seen by nobody else)
         self.last_actor = -1  # who made the move that ran last (answers first in the next reaction window)
+        # Pattern questions read many parameters; their answers hold until the state changes:
+        # `ver` counts changes (moves, shuffles, assignments), `spec_cache` holds answers of `spec_ver`.
+        self.ver, self.spec_cache, self.spec_ver = 0, {}, -1
         first = prog.zones[0].base if prog.zones else 0
         self.loc = [first] * prog.card_count()
         if prog.zones:
             self.z[first] = list(range(prog.card_count()))
         for var in prog.vars:
             value = var.init(self)
-            for k in range(MAX_SEATS if var.per_player else 1):
+            for k in range(MAX_SEATS if var.per_player else len(self.loc) if var.per_card else 1):
                 self.v[var.base + k] = value
         if prog.round is not None:
             self.round = 1
@@ -192,11 +196,17 @@ class State:
         self.log.append((self.moves, self.me, text))
 
     def fire(self, kind: str):
-        """Queue the triggers of an event that binds nothing (turn and round start and end)."""
+        """Queue the triggers of an event that binds nothing (turn and round start and end): those
+        whose condition holds, in file order, then the labelled ones in the order the player chooses."""
+        ordered = self.prog.ordered.get(kind)
+        if ordered is not None:
+            self.stack.append(ops.ordered_steps(*ordered))
+        frames = []
         for t in self.prog.triggers.get(kind, ()):
             env = [None] * t.nlocals
             if t.cond is None or t.cond(self, env):
-                self.stack.append([t.body, 0, env, None, None])
+                frames.append([t.body, 0, env, None, None])
+        self.stack.extend(reversed(frames))
 
     # ---- decisions
     def ask(self, player: int, actions, window: bool = True):
@@ -431,6 +441,7 @@ class State:
     def move(self, card: int, dest: int, bottom: bool = False):
         if card is None or card < 0:
             raise GameRuntimeError("there is no card to move")
+        self.ver += 1
         src = self.loc[card]
         cards = self.z[src]
         if cards[-1] == card:
@@ -449,6 +460,7 @@ class State:
 
     def move_top(self, n: int, src: int, dest: int, bottom: bool = False):
         source = self.z[src]
+        self.ver += 1
         if self.move_hooks or bottom:
             for _ in range(min(n, len(source))):
                 self.move(source[-1], dest, bottom)
@@ -463,6 +475,7 @@ class State:
 
     def move_all(self, src: int, dest: int, bottom: bool = False):
         cards = list(self.z[src])
+        self.ver += 1
         if self.move_hooks or bottom:
             for c in (reversed(cards) if bottom else cards):
                 self.move(c, dest, bottom)
@@ -482,12 +495,14 @@ class State:
     def eliminate(self, player: int):
         """Take a player out of the game: `players`, `next` and the turns skip them from now on."""
         if not self.out >> player & 1:
+            self.ver += 1
             self.out |= 1 << player
             self.alive = tuple(p for p in self.alive if p != player)
 
     def shuffle(self, zone: int):
         """Shuffle a zone with the seeded RNG (or into the next fixed order of a scenario)."""
         fixed = self.fixed_shuffles.pop(0) if self.fixed_shuffles else None
+        self.ver += 1
         if fixed is not None:  # a scenario's fixed order (None there: this shuffle is left to the seed)
             order = self.game.same_cards(fixed, self.z[zone])
             if order is None:
@@ -503,6 +518,7 @@ class State:
         """Every card, from every zone, into one zone, in card order; cards in zones marked `out`
         (out of the game) stay where they are."""
         out = self.prog.out_zones
+        self.ver += 1
         if not out:
             for cards in self.z:
                 cards.clear()
@@ -518,6 +534,11 @@ class State:
         self.z[zone] = kept
         for c in kept:
             self.loc[c] = zone
+
+    def in_play(self) -> tuple:
+        """Every card not in a zone marked `out` (out of the game)."""
+        out = self.prog.out_zones
+        return tuple(c for c, zone in enumerate(self.loc) if zone not in out)
 
     def reveal(self, card: int, player: int | None):
         """Show a card to one player (or to everyone) where it lies: they know it until it moves."""
@@ -536,7 +557,7 @@ class State:
             raise GameRuntimeError("there is no card here")
         zone = self.loc[card]
         cards = self.z[zone]
-        return self.game.sees(zone, player, cards[-1] == card) or self.knows(player, card)
+        return self.game.sees(self, zone, player, cards[-1] == card) or self.knows(player, card)
 
     def forget(self, cards):
         for c in cards:
@@ -623,23 +644,27 @@ class State:
         other.window_start = self.window_start
         other.last_actor = self.last_actor
         other.passes = list(self.passes)
+        other.ver, other.spec_cache, other.spec_ver = 0, {}, -1
         return other
 
     def zone_cards(self, zone: str, player: int | None = None) -> list[int]:
         """The card ids in a zone, bottom to top."""
         return list(self.z[self.game.zone_instance(zone, player)])
 
-    def var(self, name: str, player: int | None = None):
+    def var(self, name: str, who: int | None = None):
+        """A variable's value; `who` is the player (or the card) of a per-player (per-card) variable."""
         var = self.prog.var_by_name[name]
-        if var.per_player:
-            if player is None:
-                raise KeyError(f"variable '{name}' belongs to each player: give the player")
-            return self.v[var.base + player]
+        if var.per_player or var.per_card:
+            if who is None:
+                raise KeyError(f"variable '{name}' belongs to each {'player' if var.per_player else 'card'}: "
+                               "give the player or card")
+            return self.v[var.base + who]
         return self.v[var.base]
 
-    def set_var(self, name: str, value, player: int | None = None):
+    def set_var(self, name: str, value, who: int | None = None):
         var = self.prog.var_by_name[name]
-        self.v[var.base + (player if var.per_player else 0)] = value
+        self.ver += 1
+        self.v[var.base + (who if var.per_player or var.per_card else 0)] = value
 
     def rig(self, zones: dict, rest: int | None = None):
         """Put exactly the given cards in the given zones (a scenario's fixed deal).
@@ -648,6 +673,7 @@ class State:
         leave (any left over go to the `rest` zone), so every card stays in exactly one zone.
         """
         listed = [c for cards in zones.values() for c in cards]
+        self.ver += 1
         if len(set(listed)) != len(listed):
             dup = next(c for c in listed if listed.count(c) > 1)
             raise ValueError(f"{self.game.card_name(dup)} is listed twice")
@@ -687,6 +713,7 @@ class State:
         """Recompute the pending decision after a scenario changed the state by hand.
 
         With window=False (a re-dealt copy of the same moment), no new reaction window opens."""
+        self.ver += 1  # a scenario may have set zones or variables by hand
         if self.pending is not None and self.window is not None and window and self.window[0] == "react" \
                 and not self.window[3]:  # a reaction window nobody answered yet: the moment starts again
             deferred, self.window, self.pending = self.window[1], None, None

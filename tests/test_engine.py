@@ -440,3 +440,146 @@ round {
     assert len(removed) == 2 and len(state.zone_cards("deck")) == 8
     state.apply_action(state.legal_actions()[0])      # a new round gathers every card but those
     assert sorted(state.zone_cards("removed")) == removed and len(state.zone_cards("deck")) == 8
+
+
+# ---- cards by value, per-card variables, rules that follow cards ------------
+def test_card_names_one_card_by_its_values_and_per_card_variables_mark_cards():
+    game = load('''zone kept per player: public
+var marked per card = 0
+var found: card
+action keep (c in me.hand) { move c to me.kept  c.marked = number(me) }
+round {
+  move card(3, blue) to seat(1).hand
+  move card(5, red) to seat(1).hand
+  found = card(3, blue)
+  turn seat(1) { choose keep }
+  if card(3, blue) in kept { log = 1 }
+  end game
+}''')
+    state = game.new_state(players=2, seed=1)
+    three = game.parse_card("3b")
+    assert state.var("found") == three
+    assert sorted(state.zone_cards("hand", 0)) == sorted([three, game.parse_card("5r")])
+    state.apply_action(game.string_to_action(state, "keep 3b"))
+    assert state.var("marked", three) == 1 and state.var("marked", game.parse_card("5r")) == 0
+    assert state.var("log") == 1                      # `c in kept`: in anyone's zone of that kind
+    assert state.observation(1)["vars"]["marked"] == {"3b": 1}   # only the cards marked
+
+
+def test_card_values_that_name_no_card_and_per_card_variables_read_bare_are_errors():
+    with pytest.raises(gamedsl.SourceError) as info:
+        load('''var marked per card = 0
+round { move card(3, 4) to table  marked = 1  move card(3) to table  end game }''')
+    text = info.value.format()
+    assert "'card' takes one value per attribute" in text
+    assert "'marked' belongs to each card: write c.marked" in text
+
+
+def test_zones_and_lists_join_with_plus_and_in_play_leaves_out_the_box():
+    game = load('''zone box: hidden, out
+var n = 0
+var m = 0
+round {
+  move card(1, red) to box
+  deal 2 from deck to hand
+  n = count(seat(1).hand + seat(2).hand + [card(1, red)])
+  m = count(in_play)
+  end game
+}''')
+    state = game.new_state(players=2, seed=3)
+    assert state.var("n") == 5 and state.var("m") == 9
+
+
+def test_true_or_false_parameters_are_set_by_modifiers():
+    game = load('''param open = false
+modifier opened while count(table) > 0 { open = true }
+action lay (c in me.hand) { move c to table }
+round { deal 1 from deck to hand  if open { log += 1 }  turn seat(1) { choose lay }  if open { log += 10 }  end game }''')
+    state = game.new_state(players=2, seed=1)
+    state.apply_action(state.legal_actions()[0])
+    assert state.var("log") == 10
+    with pytest.raises(gamedsl.SourceError, match="a modifier sets it with '='"):
+        load('''param open = false
+modifier opened while true { open += 1 }
+round { end game }''')
+
+
+def test_modifiers_change_a_zones_visibility_for_its_owner_or_its_viewer():
+    game = load('''zone kept per player: public
+param peeks per player = 0
+modifier peeking while owner == seat(2) { peeks = 1 }
+modifier face_up while owner.peeks == 1 { deck.visibility = top }
+modifier exposed while count(owner.kept) > 0 { hand.visibility = public }
+action keep (c in me.hand) { move c to me.kept }
+round { deal 2 from deck to hand  turn seat(1) { choose keep }  turn seat(2) { choose keep } end game }''')
+    state = game.new_state(players=2, seed=1)
+    # the deck shows its top card to P2 only (the viewer, for a shared zone)
+    assert "top" not in state.observation(0)["zones"]["deck"]
+    assert state.observation(1)["zones"]["deck"]["top"] == game.card_name(state.zone_cards("deck")[-1])
+    assert state.observation(1)["zones"]["hand"]["P1"] == {"count": 2}
+    state.apply_action(state.legal_actions()[0])
+    # P1 has kept a card: their hand is shown to everyone (the owner, for a per-player zone)
+    assert state.observation(1)["zones"]["hand"]["P1"] == [game.card_name(state.zone_cards("hand", 0)[0])]
+    assert state.observation(0)["zones"]["hand"]["P2"] == {"count": 2}
+    from gamedsl import knowledge
+    assert not any(inst == game.zone_instance("hand", 0) for inst, _ in knowledge.hidden_slots(state, 1))
+
+
+def test_same_counts_values_as_one_transitively_while_modifiers_hold():
+    game = load('''attribute shade: light, dark, pale
+var seen = 0
+modifier one while count(table) > 0 { same suit: red, blue }
+action lay (c in me.hand) { move c to table }
+round {
+  deal 1 from deck to hand
+  if same(red, red) { seen += 1 }
+  if same(red, blue) { seen += 10 }
+  turn seat(1) { choose lay }
+  if same(blue, red) { seen += 100 }
+  if same(card(1, red).suit, blue) { seen += 1000 }
+  end game
+}''')
+    state = game.new_state(players=2, seed=1)
+    state.apply_action(state.legal_actions()[0])
+    assert state.var("seen") == 1101
+
+
+def test_labelled_turn_triggers_are_steps_the_player_orders_each_once():
+    game = load('''var order = 0
+var open = false
+on turn end { order = order * 10 + 9 }
+on turn end "one" { order = order * 10 + 1 }
+on turn end "two" { order = order * 10 + 2 }
+on turn end "three" if open { order = order * 10 + 3 }
+on turn end "four" { order = order * 10 + 4  open = true }
+on turn end { order = order * 10 + 8 }
+round { turn seat(1) { } end game }''')
+    state = game.new_state(players=2, seed=1)
+    assert state.var("order") == 98                    # unlabelled triggers first, in file order
+    legal = [game.action_to_string(a) for a in state.legal_actions()]
+    assert legal == ["one", "two", "four"]            # "three" waits for its condition
+    state.apply_action(game.string_to_action(state, "four"))
+    assert sorted(game.action_to_string(a) for a in state.legal_actions()) == ["one", "three", "two"]
+    state.apply_action(game.string_to_action(state, "two"))
+    with pytest.raises(IllegalAction):
+        state.apply_action(game.string_to_action(state, "two"))   # each step once
+    state.apply_action(game.string_to_action(state, "three"))
+    # the last step left runs without asking
+    assert state.is_terminal() and state.var("order") == 984231
+
+
+def test_only_turn_and_round_triggers_take_a_label():
+    with pytest.raises(gamedsl.SourceError, match="only turn and round triggers can be steps"):
+        load('''on move c to table "tidy" { }
+round { end game }''')
+
+
+def test_tops_lists_the_top_card_of_each_pile_that_has_one():
+    game = load('''zone pile2: public, stack
+var n = 0
+action take (c in tops(pile, pile2, table)) { move c to me.hand }
+round { move 2 from deck to pile  move 1 from deck to pile2  n = count(tops(pile, pile2, table))  choose take  end game }''')
+    state = game.new_state(players=2, seed=1)
+    assert state.var("n") == 2
+    offered = sorted(game.action_to_string(a) for a in state.legal_actions())
+    assert offered == sorted(f"take {game.card_name(state.zone_cards(z)[-1])}" for z in ("pile", "pile2"))
