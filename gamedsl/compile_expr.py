@@ -8,10 +8,10 @@ from .program import MAX_SEATS
 
 BUILTINS = {"me", "players", "all_players", "all_cards", "in_play", "others", "count", "any", "all", "sum", "max", "min",
             "best", "worst", "random", "next", "previous", "top", "bottom", "abs", "seat", "number", "knows", "card",
-            "same", "has", "makes", "can_make", "tops"}
+            "same", "has", "makes", "can_make", "tops", "filter"}
 _BARE = ("me", "players", "all_players", "all_cards", "in_play", "others")  # built-ins read without parentheses
 _NOPE = ("None", T.ANY)
-_AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst"}
+_AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst", "filter"}
 # One-argument built-ins: name -> (argument type, result type, Python template).
 _SIMPLE = {
     "next": (T.PLAYER, T.PLAYER, "_next(s, {}, 1)"),  # the next player still in the game
@@ -365,6 +365,19 @@ class ExpressionCompiler:
         inner, var, dcode = b
         cond = self.fn_code(e.where, inner, T.BOOL) if e.where is not None else "True"
         return f"{pyfunc}({cond} for {var} in {dcode})", T.BOOL
+
+    def call_filter(self, e, scope):
+        """filter(x in D if C): the elements of D for which C holds, in order."""
+        b = self.binding(e, scope)
+        if b is None:
+            return _NOPE
+        inner, var, dcode = b
+        if e.where is None:
+            self.error("'filter' needs a condition, as in 'filter(c in in_play if not (c in laws))'", e.span)
+            return _NOPE
+        cond = self.fn_code(e.where, inner, T.BOOL)
+        elem = inner.names[e.args[0].item.name][1]
+        return f"tuple({var} for {var} in {dcode} if {cond})", T.list_of(elem)
 
     def call_any(self, e, scope):
         return self._quantifier(e, scope, "any")

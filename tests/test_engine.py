@@ -583,3 +583,25 @@ round { move 2 from deck to pile  move 1 from deck to pile2  n = count(tops(pile
     assert state.var("n") == 2
     offered = sorted(game.action_to_string(a) for a in state.legal_actions())
     assert offered == sorted(f"take {game.card_name(state.zone_cards(z)[-1])}" for z in ("pile", "pile2"))
+
+
+def test_filter_keeps_the_elements_for_which_its_condition_holds_in_order():
+    game = load('''var n = 0
+var others_seen = 0
+round {
+  deal 3 from deck to hand
+  n = count(filter(c in all_cards if c.suit == blue and not (c in hand)))
+  for each q in filter(p in players if p != seat(1)) { others_seen += number(q) }
+  end game
+}''')
+    state = game.new_state(players=2, seed=5)
+    in_hands = {c for p in range(2) for c in state.zone_cards("hand", p)}
+    blue = [c for c in range(10) if game.card_name(c).endswith("b")]
+    assert state.var("n") == len([c for c in blue if c not in in_hands])
+    assert state.var("others_seen") == 2
+
+
+def test_filter_needs_a_condition():
+    with pytest.raises(gamedsl.SourceError) as info:
+        load('round { log = count(filter(c in deck))  end game }')
+    assert "'filter' needs a condition" in info.value.format()
