@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -123,6 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                 "one kind for all seats (default: greedy)")
     p.add_argument("--option", "-o", type=_option, action="append", default=[], metavar="NAME=VALUE",
                    help="set an option of the game (repeatable)")
+    p.add_argument("--track", action="append", default=[], metavar="ZONE",
+                   help="count how often each card arrives in this zone (repeatable; a per-player zone "
+                        "counts every player's)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.set_defaults(func=cmd_simulate)
 
@@ -465,9 +469,9 @@ def cmd_simulate(args) -> int:
                       console=err, transient=True) as progress:
             task = progress.add_task("games", total=args.games)
             result = simulate(game, args.games, players, args.seed, seats, options,
-                              progress=lambda i: progress.update(task, completed=i))
+                              progress=lambda i: progress.update(task, completed=i), track=args.track)
     else:
-        result = simulate(game, args.games, players, args.seed, seats, options)
+        result = simulate(game, args.games, players, args.seed, seats, options, track=args.track)
     elapsed = time.perf_counter() - t0
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
@@ -511,6 +515,38 @@ def _print_simulation(out: Console, r: dict, elapsed: float, game):
     out.print(length)
     hit = r["limit_hit"]
     _say(out, f"{hit} game{'s' if hit != 1 else ''} reached the move limit (unfinished)", "yellow" if hit else "dim")
+    if r["said"]:
+        said = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
+        for c in ("said", "per game", "in % of games"):
+            said.add_column(c, justify="left" if c == "said" else "right", header_style="bold")
+        for text, n in r["said"].items():
+            said.add_row(escape(text), f"{n['total'] / r['games']:.2f}", f"{100 * n['games'] / r['games']:.1f}")
+        out.print(said)
+    for zone, cards in r["arrivals"].items():
+        _print_arrivals(out, zone, cards, r["games"])
+
+
+def _print_arrivals(out: Console, zone: str, cards: dict, games: int, columns: int = 4):
+    """How often each card arrived in a zone: in columns, cards in the game's order."""
+    table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False,
+                  title=f"arrivals in {zone}: times per game, and % of games", title_justify="left")
+    for _ in range(columns):
+        table.add_column("card", header_style="bold")
+        table.add_column("per game", justify="right", header_style="bold")
+        table.add_column("%", justify="right", header_style="bold")
+    items = list(cards.items())
+    rows = (len(items) + columns - 1) // columns
+    for i in range(rows):
+        row = []
+        for k in range(columns):
+            j = k * rows + i
+            if j < len(items):
+                name, n = items[j]
+                row += [escape(name), f"{n['total'] / games:.2f}", f"{100 * n['games'] / games:.0f}"]
+            else:
+                row += ["", "", ""]
+        table.add_row(*row)
+    out.print(table)
 
 
 # ---- test

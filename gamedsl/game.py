@@ -53,13 +53,15 @@ class Game:
 
     # ---- construction
     def new_state(self, players: int | None = None, seed: int = 0, options: dict | None = None,
-                  fixed_random=(), fixed_shuffles=(), check_invariants: bool = False) -> State:
-        """A new game, run up to the first decision. The same seed and moves give the same game."""
+                  fixed_random=(), fixed_shuffles=(), check_invariants: bool = False, track=()) -> State:
+        """A new game, run up to the first decision. The same seed and moves give the same game.
+
+        `track` names zones whose arrivals the state counts, per card, in `state.arrivals`."""
         n = self.min_players if players is None else players
         if not self.min_players <= n <= self.max_players:
             raise GamedslError(f"{self.name} is for {self.players_text()}, not {n}")
         opts = self.check_options(options or {})
-        return State(self, n, seed, opts, fixed_random, fixed_shuffles, check_invariants)
+        return State(self, n, seed, opts, fixed_random, fixed_shuffles, check_invariants, tuple(track))
 
     def players_text(self) -> str:
         if self.min_players == self.max_players:
@@ -146,6 +148,17 @@ class Game:
                 raise KeyError(f"zone '{zone}' belongs to each player: give the player")
             return z.base + player
         return z.base
+
+    def zone_instances(self, names, players: int) -> list[int]:
+        """Every instance of the named zones (one per player for a per-player zone)."""
+        out = []
+        for name in names:
+            z = self.prog.zone_by_name.get(name)
+            if z is None:
+                raise GamedslError(f"{self.name} has no zone '{name}' (its zones: "
+                                   f"{', '.join(self.prog.zone_by_name)})")
+            out.extend(range(z.base, z.base + players) if z.per_player else [z.base])
+        return out
 
     def zone_instance_name(self, instance: int) -> str:
         z, k = self._instance_names[instance]

@@ -23,12 +23,13 @@ def seat_kinds(spec, players: int) -> list[str]:
     return kinds
 
 
-def play_bot_game(game, players: int, seed: int, seats=("greedy",), options: dict | None = None):
+def play_bot_game(game, players: int, seed: int, seats=("greedy",), options: dict | None = None, track=()):
     """One game between bots (one kind for all seats, or one per seat); returns the final state.
 
-    It is the game `gamedsl play FILE --seed SEED --seats ...` plays.
+    It is the game `gamedsl play FILE --seed SEED --seats ...` plays. `track` names zones whose
+    arrivals are counted (see Game.new_state).
     """
-    state = game.new_state(players=players, seed=seed, options=options)
+    state = game.new_state(players=players, seed=seed, options=options, track=track)
     bots = []
     for k, kind in enumerate(seat_kinds(seats, players)):
         if kind not in BOTS:
@@ -57,11 +58,13 @@ def _mean(values: list):
 
 
 def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=("greedy",),
-             options: dict | None = None, progress=None) -> dict:
+             options: dict | None = None, progress=None, track=()) -> dict:
     """Play `games` bot games (game i with seed `seed + i`) and gather statistics per seat.
 
     `seats` is one bot kind for every seat or one per seat. `progress(i)` is called after each
-    game. The same arguments always give the same result. Raises GamedslError (a runtime error
+    game. Besides the figures per seat and the game lengths, the result counts how often each
+    `say` line was said (`said`: text -> {"total", "games"}), and for each zone named in `track`
+    how often each card arrived there (`arrivals`: zone -> card name -> {"total", "games"}). The same arguments always give the same result. Raises GamedslError (a runtime error
     in the rules names the game and its seed, to reproduce it with `gamedsl play`).
     """
     if games < 1:
@@ -78,12 +81,21 @@ def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=
     scores = [[] for _ in range(n)]
     lengths, rounds = [], []
     limit_hits = 0
+    said: dict[str, list[int]] = {}  # text -> [times, games]
+    zones = {name: game.zone_instances([name], n) for name in track}
+    arrived = {name: [[0, 0] for _ in range(game.prog.card_count())] for name in track}  # per card: [times, games]
     for i in range(games):
         game_seed = seed + i
         try:
-            state = play_bot_game(game, n, game_seed, kinds, options)
+            state = play_bot_game(game, n, game_seed, kinds, options, track)
         except GamedslError as exc:
             raise GamedslError(f"game {i + 1} (seed {game_seed}): {exc}") from None
+        _tally((text for _, _, text in state.log), said)
+        for name, instances in zones.items():
+            for card, counts in enumerate(arrived[name]):
+                times = sum(state.arrivals[inst][card] for inst in instances)
+                counts[0] += times
+                counts[1] += times > 0
         lengths.append(state.moves)
         rounds.append(state.round_number)
         if state.limit_hit:
@@ -116,4 +128,18 @@ def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=
         "game": game.name, "games": games, "players": n, "seed": seed, "seats": kinds,
         "options": {k: v if k not in game.prog.option_choices else game.option_text(k, v) for k, v in options.items()},
         "per_seat": per_seat, "moves": _spread(lengths), "rounds": _spread(rounds), "limit_hit": limit_hits,
+        "said": {text: {"total": t, "games": g} for text, (t, g) in sorted(said.items(), key=lambda kv: -kv[1][0])},
+        "arrivals": {name: {game.card_name(c): {"total": t, "games": g} for c, (t, g) in enumerate(counts)}
+                     for name, counts in arrived.items()},
     }
+
+
+def _tally(texts, counts: dict):
+    """Add one game's lines to `counts` (text -> [times, games])."""
+    seen: dict[str, int] = {}
+    for text in texts:
+        seen[text] = seen.get(text, 0) + 1
+    for text, times in seen.items():
+        entry = counts.setdefault(text, [0, 0])
+        entry[0] += times
+        entry[1] += 1

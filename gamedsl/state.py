@@ -21,10 +21,10 @@ class State:
                  "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
                  "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "turn_hooks",
                  "steps", "checking", "move_limit", "known", "out", "alive", "window", "times", "window_start", "late",
-                 "last_actor", "hbase", "passes", "ver", "spec_cache", "spec_ver")
+                 "last_actor", "hbase", "passes", "ver", "spec_cache", "spec_ver", "arrivals")
 
     def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=(),
-                 check_invariants: bool = False):
+                 check_invariants: bool = False, track: tuple = ()):
         prog = game.prog
         self.game, self.prog, self.np = game, prog, players
         self.z = [[] for _ in range(prog.zone_count)]
@@ -46,6 +46,12 @@ class State:
         self.limit_hit = False
         self.fired: list = []
         self.move_hooks = "move" in prog.triggers
+        # Zones whose arrivals are counted (only when asked for: `gamedsl simulate --track`):
+        # zone instance -> arrivals per card. Counting needs the move hook on every card move.
+        self.arrivals = None
+        if track:
+            self.arrivals = {inst: [0] * prog.card_count() for inst in game.zone_instances(track, players)}
+            self.move_hooks = True
         self.turn_hooks = ("turn start" in prog.triggers or "turn start" in prog.ordered,
                            "turn end" in prog.triggers or "turn end" in prog.ordered)
         self.steps = 0
@@ -587,7 +593,9 @@ class State:
         return items[self.rng.randrange(len(items))]
 
     def _moved(self, card: int, src: int, dest: int):
-        for t in self.prog.triggers["move"]:
+        if self.arrivals is not None and dest in self.arrivals:
+            self.arrivals[dest][card] += 1
+        for t in self.prog.triggers.get("move", ()):
             env = [None] * t.nlocals
             env[0] = card
             if not (_zone_matches(t.source, src, env) and _zone_matches(t.dest, dest, env)):
@@ -633,7 +641,8 @@ class State:
         other.results, other.places = list(self.results), list(self.places)
         other.terminal, other.limit_hit = self.terminal, self.limit_hit
         other.fired = []
-        other.move_hooks, other.turn_hooks, other.steps = self.move_hooks, self.turn_hooks, 0
+        other.move_hooks, other.turn_hooks, other.steps = "move" in self.prog.triggers, self.turn_hooks, 0
+        other.arrivals = None  # a copy's moves (a bot looking ahead) are not the game's
         other.checking, other.move_limit = self.checking, self.move_limit
         other.fixed_random = list(self.fixed_random)
         other.fixed_shuffles = [None if o is None else list(o) for o in self.fixed_shuffles]

@@ -386,6 +386,44 @@ def test_simulate_table_and_function(capsys):
     assert state.is_terminal()
 
 
+def test_simulate_counts_said_lines_and_the_arrivals_in_tracked_zones(tmp_path, capsys):
+    game_file = tmp_path / "lay.game"
+    game_file.write_text('''game "Lay"
+players 2
+attribute rank: 1, 2, 3, 4, 5
+cards rank
+zone deck: hidden, stack
+zone hand per player: owner
+zone table: public
+action lay (c in me.hand) { move c to table }
+setup { shuffle deck }
+round {
+  deal 2 from deck to hand
+  for each p in players { turn p { choose lay } }
+  say "two cards laid"
+  if any(c in table if c.rank == 5) { say "a five was laid" }
+  end game
+}
+outcome { for each p in players { win p } }
+''', encoding="utf-8")
+    from gamedsl.simulate import play_bot_game, simulate
+    game = gamedsl.load_game(game_file)
+    r = simulate(game, 10, players=2, seats=["random"], track=["table", "hand"])
+    tables = [play_bot_game(game, 2, seed, ["random"]).zone_cards("table") for seed in range(10)]
+    for c in range(5):
+        laid = sum(c in table for table in tables)  # every card reaches the table at most once a game
+        assert r["arrivals"]["table"][game.card_name(c)] == {"total": laid, "games": laid}
+    assert sum(n["total"] for n in r["arrivals"]["hand"].values()) == 10 * 4  # 2 cards dealt to each player
+    fives = sum(any(game.card_name(c) == "5" for c in table) for table in tables)
+    assert r["said"] == {"two cards laid": {"total": 10, "games": 10},
+                         **({"a five was laid": {"total": fives, "games": fives}} if fives else {})}
+    assert main(["simulate", str(game_file), "--games", "10", "--seats", "random", "--track", "table"]) == 0
+    out = capsys.readouterr().out
+    assert "arrivals in table" in out and "two cards laid" in out
+    assert main(["simulate", str(game_file), "--games", "1", "--track", "tabel"]) == 1
+    assert "Lay has no zone 'tabel'" in capsys.readouterr().err
+
+
 # ---- test (scenario files)
 
 def test_test_command_reports_failures_with_their_lines(tmp_path, capsys):
