@@ -38,21 +38,31 @@ def hidden_slots(state, player: int) -> list[tuple[int, int]]:
     return slots
 
 
+def decision(state):
+    """Who decides now, and which decision: the player and the `choose` (its actions) that asks,
+    and the kind of reaction window open, if any."""
+    if state.pending is None:
+        return None
+    window = state.window[0] if state.window is not None else None
+    return state.pending[0], tuple(map(id, state.pending[2])), window
+
+
 def redeal(state, player: int, rng: random.Random, reseed: bool = False, past: bool = True, tries: int = 20):
     """A copy of the state in which the cards the player cannot see are dealt again at random,
     or None if no such deal fits what the game has shown (after `tries` attempts).
 
     Only cards with the same back trade places. A deal that fits is one in which the same
-    player is still to decide: the rules may already have shown something of the hidden
-    cards (a player asked to cover a card holds one that covers it), and a deal that
-    contradicts that is not a world the player could be in. With `reseed`, the copy's future
+    player is still to make the same decision: the rules may already have shown something of
+    the hidden cards (a player asked to cover a card holds one that covers it; a player laying
+    down a set holds cards that complete it), and a deal that contradicts that is not a world
+    the player could be in. With `reseed`, the copy's future
     random events (shuffles, random picks) are drawn afresh, so nothing of the real future leaks.
     """
     slots = hidden_slots(state, player)
     groups: dict[tuple, list] = {}
     for inst, i in slots:
         groups.setdefault(back_key(state.prog, state.z[inst][i]), []).append((inst, i))
-    want = state.pending[0] if state.pending is not None else None
+    want = decision(state)
     for _ in range(tries):
         other = state.clone(past)
         other.checking = False
@@ -65,6 +75,6 @@ def redeal(state, player: int, rng: random.Random, reseed: bool = False, past: b
         if reseed:
             other.rng.seed(rng.getrandbits(64))
         other.refresh(window=False)  # the same decision, worked out again from the new cards
-        if (other.pending[0] if other.pending is not None else None) == want:
+        if decision(other) == want:
             return other
     return None
