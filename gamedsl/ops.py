@@ -371,6 +371,16 @@ def _pattern_spec(s, pat, owner: int):
             return None
     size = max(1, pat.size(s, e))  # a pattern is at least one card, whatever the modifiers say
     withs = tuple((a, i) for a, i, cond in pat.withs if cond is None or cond(s, e))
+    key = (-1, owner, s.me)  # the wild cards and merged values are the same for every pattern
+    changes = s.spec_cache.get(key)
+    if changes is None:
+        changes = s.spec_cache[key] = _value_changes(s, owner)
+    return Spec(size, withs, changes[0], changes[1])
+
+
+def _value_changes(s, owner: int):
+    """The `wild` and `same` changes in force for `owner`: ((attr, wild cards), ...), ((attr, classes), ...)."""
+    e = [owner]
     wild = []
     for attr, changes in s.prog.wild_changes.items():
         cards = frozenset().union(*(c for cond, c in changes if cond(s, e)))
@@ -381,7 +391,7 @@ def _pattern_spec(s, pat, owner: int):
         found = classes_of(s, attr, owner)
         if found is not None:
             classes.append((attr, found))
-    return Spec(size, withs, tuple(wild), tuple(classes))
+    return tuple(wild), tuple(classes)
 
 
 def can_make(s, k: int, chosen, pool, owner: int) -> bool:
