@@ -7,7 +7,7 @@ from . import model as m
 from . import ops
 from . import types as T
 from .errors import Diagnostic, SourceError, Span, did_you_mean
-from .compile_expr import ExpressionCompiler
+from .compile_expr import BUILTINS, ExpressionCompiler
 from .compile_stmt import StatementCompiler
 from .patterns import Matcher, Order, Shape
 from .program import MAX_SEATS, Action, Pattern, Program, Trigger, Var, Zone
@@ -105,6 +105,10 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.error(f"unknown {what} '{name}'", span, did_you_mean(name, candidates))
 
     def declare(self, name: str, kind: str, span: Span) -> bool:
+        if name in BUILTINS:
+            self.error(f"'{name}' is a built-in name and cannot be declared", span,
+                       "choose another name")
+            return False
         if name in self.known:
             self.error(f"'{name}' is already declared as {self.known[name]}", span)
             return False

@@ -473,8 +473,16 @@ class ExpressionCompiler:
             self.error("'card' takes one value per attribute", e.span)
             return _NOPE
         table: dict = {}
+        full: dict = {}  # the values a card has for every attribute, per key: copies of a card are one card
         for c in range(self.ncards):
-            table.setdefault(tuple(self.card_attr_tables[a][c] for a in attrs), c)
+            key = tuple(self.card_attr_tables[a][c] for a in attrs)
+            table.setdefault(key, c)
+            full.setdefault(key, set()).add(tuple(t[c] for t in self.card_attr_tables.values()))
+        if any(len(cards) > 1 for cards in full.values()):
+            rest = [a for a in self.card_attr_tables if a not in attrs]
+            self.error(f"'card' takes one value per attribute: these values name several cards", e.span,
+                       f"give a value of {' and '.join(repr(a) for a in rest)} too" if rest else None)
+            return _NOPE
         if all(code.isdigit() for code in codes):
             key = tuple(int(code) for code in codes)
             if key not in table:
@@ -593,6 +601,11 @@ class ExpressionCompiler:
         code, typ = arg
         if typ == T.PLAYER:
             return f"(({code}) + 1)", T.NUM
+        if typ == T.ANY:  # a function's parameter: a player's seat number and a plain number differ
+            self.error("'number' cannot tell what this function parameter is: a player, a card value "
+                       "or a number", e.args[0].span,
+                       "compare players with == instead, or call 'number' where the function is called")
+            return _NOPE
         if T.is_value(typ):
             attr = typ[6:]
             names = self.attr_list[self.attr_index[attr]][1]

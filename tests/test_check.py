@@ -156,3 +156,22 @@ round { choose y }''')
     assert "unknown action 'nosuch'" in text
     assert "expected a player, found a number" in text
     assert "is never offered" not in text          # an anytime action is offered by the engine
+
+
+def test_built_in_names_cannot_be_declared():
+    errs = diagnostics('''var in_play = 0
+def count(p) = 1
+round { end game }
+''')
+    assert errs == [
+        f"t.game:{line(1)}:5: error: 'in_play' is a built-in name and cannot be declared",
+        f"t.game:{line(2)}:5: error: 'count' is a built-in name and cannot be declared",
+    ]
+
+
+def test_card_needs_values_that_name_one_card():
+    with pytest.raises(gamedsl.SourceError) as info:
+        gamedsl.load_source(BASE + 'round { move card(3) to discard  end game }', "t.game")
+    text = info.value.format()
+    assert f"t.game:{line(1)}:14: error: 'card' takes one value per attribute: these values name several cards" in text
+    assert "hint: give a value of 'suit' too" in text
