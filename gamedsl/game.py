@@ -403,6 +403,16 @@ class Game:
             return (act.first_id, self._sort_keys[arg] if act.param_type == T.CARD else (arg,))
         return sorted(actions, key=key)
 
+    def cards_seen(self, state: State, instance: int, player: int) -> list[int]:
+        """The cards of a zone instance a player sees now (what their observation names)."""
+        cards = state.z[instance]
+        vis = self.visibility(state, instance, player)
+        z, owner = self._instance_names[instance]
+        if vis == "public" or (vis == "owner" and owner == player):
+            return list(cards)
+        return [c for k, c in enumerate(cards)
+                if (vis == "top" and k == len(cards) - 1) or (state.known and state.knows(player, c))]
+
     def _zone_view(self, state: State, z, instance: int, own: bool, player: int):
         cards = state.z[instance]
         vis = self.visibility(state, instance, player)

@@ -16,7 +16,7 @@ from .errors import GamedslError, IllegalAction, did_you_mean
 TOP_KEYS = {"name", "players", "seed", "options", "random", "shuffles", "deal", "vars", "moves", "expect"}
 MOVE_KEYS = {"illegal", "reason", "expect", "auto", "set", "say"}
 EXPECT_KEYS = {"vars", "zones", "count", "top", "to_move", "legal", "legal_includes", "legal_excludes",
-               "results", "places", "returns", "over", "round", "said", "known"}
+               "results", "places", "returns", "over", "round", "said", "known", "seen"}
 
 
 @attrs.frozen
@@ -422,6 +422,19 @@ class Runner:
             got = sorted(self.game.card_name(c) for c in self.state.known if self.state.knows(p, c))
             want = sorted(self.game.card_name(c) for c in self.cards(v))
             self.equal(v, " ".join(got), " ".join(want), f"cards revealed to {self.game.player_name(p)}")
+
+
+    def expect_seen(self, node):
+        """The exact cards a player sees in zones, as their observation shows them: every card of a
+        zone shown to them, the top card of a 'top' zone, and the cards they were shown."""
+        for k, zones in mapping(node, "zones seen per player"):
+            p = self.player(k)
+            for zk, v in mapping(zones, "cards seen per zone"):
+                inst = self.zone(zk)
+                got = sorted(self.game.card_name(c) for c in self.game.cards_seen(self.state, inst, p))
+                want = sorted(self.game.card_name(c) for c in self.cards(v))
+                self.equal(v, " ".join(got), " ".join(want),
+                           f"cards {self.game.player_name(p)} sees in {self.game.zone_instance_name(inst)}")
 
 
 def run_scenario_file(game, path) -> list[Failure]:
