@@ -119,6 +119,23 @@ class Program:
     attr_sizes: dict = attrs.Factory(dict)  # attribute -> how many values it has
     ordered: dict = attrs.Factory(dict)  # turn/round event -> (steps, moves): labelled triggers the player orders
     matcher: object = None  # patterns.Matcher over this game's cards
+    move_index: dict = attrs.Factory(dict)  # (from, to) zone instances -> the move triggers that may match
+
+    def move_triggers(self, src: int, dest: int) -> tuple:
+        """The move triggers whose zones match a move from `src` to `dest` (worked out once per pair)."""
+        found = self.move_index.get((src, dest))
+        if found is None:
+            found = self.move_index[(src, dest)] = tuple(
+                t for t in self.triggers.get("move", ()) if _may_match(t.source, src) and _may_match(t.dest, dest))
+        return found
 
     def card_count(self) -> int:
         return len(self.card_names)
+
+
+def _may_match(pattern, zone: int) -> bool:
+    """Whether a trigger's zone pattern (None: any zone) can match a zone instance."""
+    if pattern is None:
+        return True
+    base, per_player, _ = pattern
+    return base <= zone < base + MAX_SEATS if per_player else zone == base

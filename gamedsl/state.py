@@ -595,7 +595,7 @@ class State:
     def _moved(self, card: int, src: int, dest: int):
         if self.arrivals is not None and dest in self.arrivals:
             self.arrivals[dest][card] += 1
-        for t in self.prog.triggers.get("move", ()):
+        for t in self.prog.move_triggers(src, dest):
             env = [None] * t.nlocals
             env[0] = card
             if not (_zone_matches(t.source, src, env) and _zone_matches(t.dest, dest, env)):
