@@ -504,7 +504,21 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         for p in self.gm.of(m.ParamDecl):
             if self.declare(p.name, "a parameter", p.span):
                 self.param_info[p.name] = p
-                self.param_types[p.name] = T.BOOL if isinstance(p.init, m.Bool) else T.NUM
+                self.param_types[p.name] = T.BOOL if self.is_condition(p.init) else T.NUM
+
+    _CONDITION_CALLS = frozenset({"any", "all", "has", "makes", "can_make", "same", "knows"})
+
+    def is_condition(self, e) -> bool:
+        """Whether a parameter's starting value is true or false (read before any type is known)."""
+        if isinstance(e, (m.Bool, m.Compare, m.Logic, m.Not, m.Member)):
+            return True
+        if isinstance(e, m.Call):
+            return e.func in self._CONDITION_CALLS
+        if isinstance(e, m.CondExpr):
+            return self.is_condition(e.then)
+        if isinstance(e, m.Name) and e.name in self.options:
+            return isinstance(self.options[e.name][0], bool)
+        return False
 
     def params_and_modifiers(self):
         self.param_fns = {}

@@ -605,3 +605,19 @@ def test_filter_needs_a_condition():
     with pytest.raises(gamedsl.SourceError) as info:
         load('round { log = count(filter(c in deck))  end game }')
     assert "'filter' needs a condition" in info.value.format()
+
+
+def test_a_parameter_whose_starting_value_is_a_condition_is_true_or_false():
+    game = load('''option open_start = true
+param open = count(table) > 0
+param opened_by_option = open_start
+modifier closed while count(deck) == 0 { open = false }
+round {
+  if open { log += 1 }
+  move top(deck) to table
+  if open { log += 10 }
+  if opened_by_option { log += 100 }
+  end game
+}''')
+    state = game.new_state(players=2, seed=1)
+    assert state.var("log") == 110
