@@ -372,11 +372,11 @@ class ExpressionCompiler:
         if b is None:
             return _NOPE
         inner, var, dcode = b
+        elem = inner.names[e.args[0].item.name][1]
         if e.where is None:
             self.error("'filter' needs a condition, as in 'filter(c in in_play if not (c in laws))'", e.span)
-            return _NOPE
+            return "()", T.list_of(elem)  # an empty list of the right kind: no second error about it
         cond = self.fn_code(e.where, inner, T.BOOL)
-        elem = inner.names[e.args[0].item.name][1]
         return f"tuple({var} for {var} in {dcode} if {cond})", T.list_of(elem)
 
     def call_any(self, e, scope):

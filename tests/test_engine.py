@@ -604,7 +604,8 @@ round {
 def test_filter_needs_a_condition():
     with pytest.raises(gamedsl.SourceError) as info:
         load('round { log = count(filter(c in deck))  end game }')
-    assert "'filter' needs a condition" in info.value.format()
+    assert [line for line in info.value.format().splitlines() if "error:" in line] == \
+        ["t.game:12:21: error: 'filter' needs a condition, as in 'filter(c in in_play if not (c in laws))'"]
 
 
 def test_a_parameter_whose_starting_value_is_a_condition_is_true_or_false():
