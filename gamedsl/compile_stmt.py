@@ -117,8 +117,9 @@ class StatementCompiler:
             self.emit(lines, ind, "pass", span)
 
     def gen_assign(self, st: m.Assign, scope, ind, lines):
-        code, typ = self.expr(st.value, scope)
-        tcode, ttyp = self.target(st.target, scope, typ)
+        tcode, ttyp = self.target(st.target, scope)
+        # the variable's type tells which attribute a bare value belongs to: `r = 3` for a rank
+        code, typ = self.expr(st.value, scope, ttyp if tcode is not None and T.is_value(ttyp) else None)
         if tcode is None:
             return
         if st.op != "=":
@@ -130,7 +131,7 @@ class StatementCompiler:
         if self.pattern_info:  # pattern answers read variables: they hold until a change
             self.emit(lines, ind, "s.ver += 1", st.span)
 
-    def target(self, t: m.Expr, scope, typ: str):
+    def target(self, t: m.Expr, scope):
         """(python target, type) of an assignment's left side."""
         if isinstance(t, m.Name):
             found = scope.lookup(t.name)

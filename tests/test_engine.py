@@ -622,3 +622,9 @@ round {
 }''')
     state = game.new_state(players=2, seed=1)
     assert state.var("log") == 110
+
+
+def test_a_bare_value_assigned_to_a_value_variable_takes_its_attribute():
+    game = load('''var r: rank = 1
+round { r = 3  log = number(r)  end game }''')
+    assert game.new_state(players=2, seed=1).var("log") == 3
