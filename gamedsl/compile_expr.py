@@ -480,7 +480,7 @@ class ExpressionCompiler:
             full.setdefault(key, set()).add(tuple(t[c] for t in self.card_attr_tables.values()))
         if any(len(cards) > 1 for cards in full.values()):
             rest = [a for a in self.card_attr_tables if a not in attrs]
-            self.error(f"'card' takes one value per attribute: these values name several cards", e.span,
+            self.error("'card' takes one value per attribute: these values name several cards", e.span,
                        f"give a value of {' and '.join(repr(a) for a in rest)} too" if rest else None)
             return _NOPE
         if all(code.isdigit() for code in codes):

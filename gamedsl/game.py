@@ -407,7 +407,7 @@ class Game:
         """The cards of a zone instance a player sees now (what their observation names)."""
         cards = state.z[instance]
         vis = self.visibility(state, instance, player)
-        z, owner = self._instance_names[instance]
+        _, owner = self._instance_names[instance]
         if vis == "public" or (vis == "owner" and owner == player):
             return list(cards)
         return [c for k, c in enumerate(cards)

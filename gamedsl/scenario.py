@@ -423,7 +423,6 @@ class Runner:
             want = sorted(self.game.card_name(c) for c in self.cards(v))
             self.equal(v, " ".join(got), " ".join(want), f"cards revealed to {self.game.player_name(p)}")
 
-
     def expect_seen(self, node):
         """The exact cards a player sees in zones, as their observation shows them: every card of a
         zone shown to them, the top card of a 'top' zone, and the cards they were shown."""
