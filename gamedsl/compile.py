@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import itertools
 
+import attrs
+
 from . import model as m
 from . import ops
 from . import types as T
@@ -133,6 +135,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.declare_defs()
         self.declare_patterns()
         self.params_and_modifiers()
+        self.parameter_cycles()
         self.defs()
         self.patterns()
         self.var_initializers()
@@ -534,6 +537,69 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             fn = ops.param_function(base, changes[name])
             self.ns["P_" + name] = fn
             self.param_fns[name] = fn
+
+    def parameter_cycles(self):
+        """A parameter whose value depends on itself (through modifiers' conditions and amounts,
+        the functions and patterns they read) would be worked out for ever: it is an error."""
+        gm = self.gm
+        defs = {d.name: d.body for d in gm.of(m.DefDecl)}
+        pats = {d.name: [c.expr for c in d.clauses if c.expr is not None] for d in gm.of(m.PatternDecl)}
+        value_conds = [mod.cond for mod in gm.of(m.ModifierDecl)
+                       if any(isinstance(ch, (m.SameChange, m.WildChange)) for ch in mod.changes)]
+        memo: dict = {}
+
+        def reads(node, seen) -> set:
+            """The parameters an expression reads, directly or through functions and patterns."""
+            found: set = set()
+            stack = [node]
+            while stack:
+                x = stack.pop()
+                if isinstance(x, (list, tuple)):
+                    stack.extend(x)
+                    continue
+                if not attrs.has(type(x)):
+                    continue
+                name = getattr(x, "name", None) if isinstance(x, (m.Name, m.Attr)) else \
+                    getattr(x, "func", None) if isinstance(x, m.Call) else None
+                if name in self.param_info:
+                    found.add(name)
+                elif name in defs or name in pats:
+                    if name not in memo and name not in seen:
+                        body = defs[name] if name in defs else pats[name] + value_conds
+                        memo[name] = reads(body, seen | {name})
+                    found |= memo.get(name, set())
+                stack.extend(getattr(x, f.name) for f in attrs.fields(type(x)) if f.name != "span")
+            return found
+
+        graph = {name: reads(p.init, frozenset()) for name, p in self.param_info.items()}
+        where = {}
+        for mod in gm.of(m.ModifierDecl):
+            for ch in mod.changes:
+                if isinstance(ch, m.ParamChange) and ch.param in graph:
+                    graph[ch.param] |= reads([mod.cond, ch.value], frozenset())
+                    where.setdefault(ch.param, ch.span)
+        done: set = set()
+        for start in graph:
+            path, stack, on_path = [], [(start, iter(sorted(graph[start])))], {start}
+            path.append(start)
+            while stack:
+                node, it = stack[-1]
+                nxt = next(it, None)
+                if nxt is None:
+                    stack.pop()
+                    on_path.discard(path.pop())
+                    done.add(node)
+                elif nxt in on_path:
+                    cycle = path[path.index(nxt):] + [nxt]
+                    self.error(f"parameter '{nxt}' depends on itself: "
+                               + " -> ".join(f"'{c}'" for c in cycle),
+                               where.get(nxt, self.param_info[nxt].span),
+                               "a modifier of one of these reads another through its condition or amount")
+                    return
+                elif nxt not in done and nxt in graph:
+                    stack.append((nxt, iter(sorted(graph[nxt]))))
+                    on_path.add(nxt)
+                    path.append(nxt)
 
     def change_paramchange(self, ch: m.ParamChange, cond, changes: dict):
         if ch.param not in self.param_info:

@@ -175,3 +175,20 @@ def test_card_needs_values_that_name_one_card():
     text = info.value.format()
     assert f"t.game:{line(1)}:14: error: 'card' takes one value per attribute: these values name several cards" in text
     assert "hint: give a value of 'suit' too" in text
+
+
+def test_parameters_that_depend_on_themselves_through_modifiers_are_errors():
+    errs = diagnostics('''param a = 1
+param b = 2
+def doubled_b() = 2 * b
+modifier m1 while count(discard) > 0 { a += doubled_b() }
+modifier m2 while a > 1 { b += 1 }
+round { end game }
+''')
+    assert errs == [f"t.game:{line(4)}:40: error: parameter 'a' depends on itself: 'a' -> 'b' -> 'a'"]
+    errs = diagnostics('''param hand_limit = 7
+modifier generous while hand_limit > 5 { hand_limit += 1 }
+round { end game }
+''')
+    assert errs == [f"t.game:{line(2)}:42: error: parameter 'hand_limit' depends on itself: "
+                    "'hand_limit' -> 'hand_limit'"]
