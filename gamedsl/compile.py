@@ -883,6 +883,10 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         steps, actions = self.ordered.get(kind, ((), ()))
         if any(a.label == t.label for a in actions):
             self.error(f"two 'on {kind}' steps are called '{t.label}'", t.span, "give each step its own words")
+        same = [a for a in self.action_by_name.values() if a.label == t.label]
+        if same:
+            self.error(f"the step '{t.label}' has the words of the action '{same[0].name}': a typed move "
+                       "would be read as either", t.span, "give the step other words")
         k = len(steps)
         act = Action(t.label, t.label, self.action_ids, 1, None, None, [], (ops.order_choice(k),), 0, t.span)
         act.legal = ops.order_legal(k, cond, nlocals, act.first_id)

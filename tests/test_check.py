@@ -192,3 +192,12 @@ round { end game }
 ''')
     assert errs == [f"t.game:{line(2)}:42: error: parameter 'hand_limit' depends on itself: "
                     "'hand_limit' -> 'hand_limit'"]
+
+
+def test_a_step_the_player_orders_needs_words_no_action_has():
+    errs = diagnostics('''action discard_one "discard" (c in me.hand) { move c to discard }
+on turn end "discard" { choose discard_one }
+round { turn seat(1) { } end game }
+''')
+    assert errs == [f"t.game:{line(2)}:1: error: the step 'discard' has the words of the action 'discard_one': "
+                    "a typed move would be read as either"]
