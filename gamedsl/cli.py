@@ -32,6 +32,20 @@ from .simulate import bot_seed, effective_options, seat_kinds, simulate
 
 SEAT_KINDS = ("human",) + tuple(BOTS)
 
+# The modules of the optional extras in pyproject.toml, each with the extra that installs it
+# (a command that needs one is answered with the install line, not with "a bug").
+EXTRAS: dict[str, str] = {}
+
+
+def missing_module_message(exc: ModuleNotFoundError) -> str:
+    """One line for a module that is not installed: the extra to install, or how to repair gamedsl."""
+    top = (exc.name or "").partition(".")[0]
+    if top in EXTRAS:
+        return (f"gamedsl: error: this needs '{top}', which is not installed: "
+                f"pip install 'gamedsl[{EXTRAS[top]}]'")
+    return (f"gamedsl: error: the module '{top or exc}' that gamedsl needs is not installed: "
+            "reinstall gamedsl (pip install gamedsl, or pip install . in its folder)")
+
 
 class CliError(GamedslError):
     """An error whose message is already complete; printed as it is."""
@@ -189,6 +203,9 @@ def main(argv=None) -> int:
     except GamedslError as exc:
         print(f"gamedsl: error: {exc}", file=sys.stderr)
         return 1
+    except ModuleNotFoundError as exc:  # an optional extra (or a damaged install), never "a bug"
+        print(missing_module_message(exc), file=sys.stderr)
+        return 2
     except Exception as exc:  # a bug in gamedsl: say so briefly, not with a traceback
         if os.environ.get("GAMEDSL_TRACEBACK"):
             raise

@@ -510,3 +510,32 @@ def test_a_person_answering_a_window_is_timed_and_enter_lets_it_pass():
     seat = HumanSeat(0, read=lambda prompt: "", clock=lambda: next(ticks))
     action = seat.choose(state)
     assert game.action_to_string(action) == "no reaction" and seat.reaction_time == 1.25
+
+
+# ---- modules that are not installed
+
+def test_a_missing_optional_module_names_its_extra_and_exits_2(monkeypatch, capsys):
+    from gamedsl import cli
+
+    def needs_an_extra(args):
+        raise ModuleNotFoundError("No module named 'fancy.part'", name="fancy.part")
+
+    monkeypatch.setitem(cli.EXTRAS, "fancy", "fancy_extra")
+    monkeypatch.setattr(cli, "cmd_check", needs_an_extra)
+    assert main(["check", GAME]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "gamedsl: error: this needs 'fancy', which is not installed: pip install 'gamedsl[fancy_extra]'"
+    monkeypatch.delitem(cli.EXTRAS, "fancy")
+    assert main(["check", GAME]) == 2
+    err = capsys.readouterr().err
+    assert "the module 'fancy' that gamedsl needs is not installed" in err and "bug" not in err
+
+
+def test_every_extra_named_for_a_module_is_declared():
+    from gamedsl import cli
+
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    extras = text.split("[project.optional-dependencies]", 1)[1].split("\n[", 1)[0]
+    declared = set(re.findall(r"^([\w-]+) = \[", extras, re.M))
+    assert "test" in declared
+    assert set(cli.EXTRAS.values()) <= declared
