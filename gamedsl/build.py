@@ -194,6 +194,10 @@ class Builder(Transformer):
     def pattern_with(self, meta, c):
         return m.PatternClause(span=_s(meta), kind="with", names=((str(c[0]), _tok(c[0])),), expr=c[1])
 
+    def pattern_with_count(self, meta, c):
+        return m.PatternClause(span=_s(meta), kind="with", names=((str(c[1]), _tok(c[1])),), expr=c[2],
+                               count=c[0])
+
     def pattern_if(self, meta, c):
         return m.PatternClause(span=_s(meta), kind="if", expr=c[0])
 

@@ -374,6 +374,7 @@ def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) 
     show = human or verbose
     seen_log, seen_round = len(state.log), state.round_number
     held: list = []  # moves made but not shown yet (answers in an open window)
+    rounds: list = []  # rounds begun but not shown yet: (moves made, round)
     no_reaction = game.prog.no_reaction.first_id if game.prog.no_reaction is not None else -1
     try:
         with writer:
@@ -388,25 +389,23 @@ def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) 
                 text = state.action_to_string(action)
                 state.apply_action(action, getattr(agents[p], "reaction_time", None))
                 writer.move(state.moves, p, action, text, state.times.get(state.moves - 1))
-                if show:
-                    # Answers in a reaction window or race are shown when everyone has answered
-                    # (they are made at once); letting a moment pass is not shown at all.
-                    k = state.moves - 1
-                    if not (human and action == no_reaction and seats[p] != "human"):
-                        held.append((p, k))
-                    if state.window is None:
-                        for q, j in held:
-                            shown = game.move_text(state, j, humans[0]) if human else game.action_to_string(
-                                state.history[j - state.hbase])
-                            if j in state.times and not human:
-                                shown += f" ({state.times[j]:.2f} s)"
-                            _say(out, render.move_line(game.player_name(q), shown, you=seats[q] == "human"))
-                        held = []
-                    for _, who, said in state.log[seen_log:]:
-                        _say(out, Text.assemble("  ", render.card_text(f"{game.player_name(who)}: {said}", "italic")))
-                    if state.round_number != seen_round and not state.is_terminal():
-                        out.rule(Text(f"round {state.round_number}", style="bold"))
-                seen_log, seen_round = len(state.log), state.round_number
+                if not show:
+                    continue
+                if state.round_number != seen_round and not state.is_terminal():
+                    rounds.append((state.moves, state.round_number))
+                    seen_round = state.round_number
+                # Answers in a reaction window or race are shown when everyone has answered
+                # (they are made at once), and what the rules say comes after the move that
+                # caused it; letting a moment pass is not shown at all.
+                if not (human and action == no_reaction and seats[p] != "human"):
+                    held.append((p, state.moves - 1))
+                if state.window is None:
+                    for line in _commentary(game, state, held, state.log[seen_log:], rounds, humans):
+                        if isinstance(line, int):
+                            out.rule(Text(f"round {line}", style="bold"))
+                        else:
+                            _say(out, line)
+                    held, rounds, seen_log = [], [], len(state.log)
             writer.end(state)
     except KeyboardInterrupt:
         print(f"\ninterrupted after {state.moves} moves; the game is saved in {path}; " + _resume_hint(path),
@@ -417,6 +416,32 @@ def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) 
     _print_results(out, game, state, seats)
     _say(out, f"log: {path}", "dim")
     return 0
+
+
+def _commentary(game, state, moves: list, said: list, rounds: list, humans: list) -> list:
+    """Moves [(player, index)], said lines [(moves made when said, player, text, round)] and new
+    rounds [(moves made, round)] in the order they happened: what a move caused comes after it,
+    and a new round after the lines said in the one before. Each item is a Text, or the number
+    of a round that begins. With human seats, the moves are shown as the first human saw them;
+    without, every move with its reaction time."""
+    viewer = humans[0] if humans else None
+    events = []
+    for q, k in moves:
+        if viewer is not None:
+            shown = game.move_text(state, k, viewer)
+        else:
+            shown = game.action_to_string(state.history[k - state.hbase])
+            if k in state.times:
+                shown += f" ({state.times[k]:.2f} s)"
+        you = q in humans
+        events.append(((k + 1, 0, 0), render.move_line(game.player_name(q), shown, you=you)))
+    for m, who, text, r in said:
+        line = Text.assemble("  ", render.card_text(f"{game.player_name(who)}: {text}", "italic"))
+        events.append(((m, 1, r), line))
+    for m, r in rounds:
+        events.append(((m, 1, r - 0.5), r))
+    events.sort(key=lambda e: e[0])  # stable: lines said at one moment keep their order
+    return [text for _, text in events]
 
 
 def _print_results(out: Console, game, state, seats):

@@ -14,7 +14,7 @@ from .compile_stmt import StatementCompiler
 from .patterns import Matcher, Order, Shape
 from .program import MAX_SEATS, Action, Pattern, Program, Trigger, Var, Zone
 
-ZONE_PROPS = {"hidden", "owner", "public", "top", "stack", "pile", "out"}
+ZONE_PROPS = {"hidden", "owner", "public", "top", "stack", "pile", "out", "transient"}
 ZONE_VISIBILITY = ("hidden", "owner", "public", "top")
 VAR_VISIBILITY = ("hidden", "owner", "public")
 MAX_CARDS = 10_000
@@ -443,17 +443,16 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         for z in self.gm.of(m.ZoneDecl):
             if not self.declare(z.name, "a zone", z.span):
                 continue
-            vis, stack, out = "hidden", False, False
+            vis, flags = "hidden", set()
             for name, span in z.props:
                 if name not in ZONE_PROPS:
                     self.unknown("zone property", name, span, ZONE_PROPS)
-                elif name == "stack":
-                    stack = True
-                elif name == "out":
-                    out = True
+                elif name in ("stack", "out", "transient"):
+                    flags.add(name)
                 elif name != "pile":
                     vis = name
-            zone = Zone(z.name, base, z.per_player, vis, stack, z.span, out)
+            zone = Zone(z.name, base, z.per_player, vis, "stack" in flags, z.span, "out" in flags,
+                        transient="transient" in flags)
             base += MAX_SEATS if z.per_player else 1
             self.zone_list.append(zone)
             self.zone_by_name[z.name] = zone
@@ -491,7 +490,9 @@ class Compiler(StatementCompiler, ExpressionCompiler):
     def var_initializers(self):
         for v, decl in zip(self.var_list, [d for d in self.gm.of(m.VarDecl) if d.name in self.var_by_name]):
             if decl.init is None:
-                v.init = (lambda s: -1) if v.type == T.CARD else (lambda s: 0)
+                # no card (-1), nobody (None), zero
+                v.init = (lambda s: -1) if v.type == T.CARD else (lambda s: None) if v.type == T.PLAYER else (
+                    lambda s: 0)
                 continue
             scope = Scope()
             code, typ = self.expr(decl.init, scope, v.type)
@@ -663,7 +664,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         """Each pattern: its fixed shape (shared attributes, run orders) and its clauses read at run time."""
         self.pattern_list = []
         for d in self.pattern_info.values():
-            same, run, orders, size, conds, withs = [], None, (), None, [], []
+            same, run, orders, size, conds, withs, counted = [], None, (), None, [], [], []
             for cl in d.clauses:
                 if cl.kind == "size":
                     if size is not None:
@@ -683,10 +684,17 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                     name, span = cl.names[0]
                     found = self.value_of(name, span)
                     cond = self.fn(cl.expr, self.owner_scope(), T.BOOL) if cl.expr is not None else None
+                    count = self.fn(cl.count, self.owner_scope(), T.NUM) if cl.count is not None else None
                     if found is not None:
-                        withs.append((found[0], found[1], cond))
+                        withs.append((found[0], found[1], cond, count))
+                        if count is not None:
+                            counted.append((found[0], cl.span))
                 else:
                     conds.append(self.fn(cl.expr, self.owner_scope(), T.BOOL))
+            for attr, span in counted:
+                if attr == run:
+                    self.error(f"a run holds one card of each {attr}: 'with at least' counts the cards "
+                               "of another attribute", span, f"write 'with VALUE' for a {attr} the run must include")
             if size is None:
                 self.error(f"pattern '{d.name}' does not say how many cards make it", d.span,
                            "add a size, as in 'pattern kind: 3 cards, same rank'")

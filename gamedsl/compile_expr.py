@@ -8,8 +8,8 @@ from .program import MAX_SEATS
 
 BUILTINS = {"me", "players", "all_players", "all_cards", "in_play", "others", "count", "any", "all", "sum", "max", "min",
             "best", "worst", "random", "next", "previous", "top", "bottom", "abs", "seat", "number", "knows", "card",
-            "same", "has", "makes", "can_make", "tops", "filter"}
-_BARE = ("me", "players", "all_players", "all_cards", "in_play", "others")  # built-ins read without parentheses
+            "same", "has", "makes", "can_make", "tops", "filter", "nobody"}
+_BARE = ("me", "players", "all_players", "all_cards", "in_play", "others", "nobody")  # built-ins read without parentheses
 _NOPE = ("None", T.ANY)
 _AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst", "filter"}
 # One-argument built-ins: name -> (argument type, result type, Python template).
@@ -74,6 +74,8 @@ class ExpressionCompiler:
             return (str(found[1]), hint) if found else _NOPE
         if name == "me":
             return "s.me", T.PLAYER
+        if name == "nobody":  # no player: what a player variable holds until it is set
+            return "None", T.PLAYER
         if name == "players":  # the players still in the game
             return "s.alive", "players"
         if name == "all_players":  # every seat, eliminated or not

@@ -300,6 +300,8 @@ class Game:
         """What one player sees: zones by visibility, variables, whose move, own legal moves."""
         zones = {}
         for z in self.prog.zones:
+            if z.transient and not any(state.z[z.base + k] for k in range(state.np if z.per_player else 1)):
+                continue  # a transient zone is on the table only while it holds cards
             if z.per_player:
                 zones[z.name] = {self.player_name(k): self._zone_view(state, z, z.base + k, k == player, player)
                                  for k in range(state.np)}
@@ -328,7 +330,7 @@ class Game:
             "move": state.moves - sum(state.passes) + state.passes[player],
             "to_move": self.player_name(to_move) if to_move >= 0 else None,
             "zones": zones, "vars": variables,
-            "log": [f"{self.player_name(p)}: {text}" for _, p, text in state.log[-8:]],
+            "log": [f"{self.player_name(p)}: {text}" for _, p, text, _ in state.log[-8:]],
             "moves": self.moves_seen(state, player),
         }
         if state.out:
@@ -436,7 +438,7 @@ class Game:
 
     def _value(self, typ: str, value):
         if typ == T.PLAYER:
-            return self.player_name(value)
+            return None if value is None else self.player_name(value)
         if typ == T.CARD:
             return self.card_name(value) if value is not None and value >= 0 else None
         if T.is_value(typ):

@@ -444,6 +444,7 @@ class PatternClause(Decl):
     kind: str  # "size", "same", "run", "with", "if"
     expr: Expr | None = None  # size, the with's condition, if
     names: tuple = ()  # ((name, span), ...): the same attribute, the run's orders, the with value
+    count: Expr | None = None  # with at least COUNT VALUE: how many cards of the value (default one)
 
 
 @node

@@ -244,7 +244,7 @@ def race_op(actions, players):
     def op(s, fr):
         racers = players(s, fr[2])
         if racers:
-            s.open_window("race", None, list(racers), actions)
+            s.race(racers, actions)
     return op
 
 
@@ -263,7 +263,7 @@ def resolve_window(s, fr):
         s.start_action(player, action, index)
         return
     if deferred is not None:
-        s.ask(deferred[0], deferred[1], window=ran)  # after a reaction, others may react to it
+        s.decide(deferred, window=ran)  # after a reaction, others may react to it
 
 
 def end_op(what):
@@ -370,7 +370,12 @@ def _pattern_spec(s, pat, owner: int):
         if not cond(s, e):
             return None
     size = max(1, pat.size(s, e))  # a pattern is at least one card, whatever the modifiers say
-    withs = tuple((a, i) for a, i, cond in pat.withs if cond is None or cond(s, e))
+    withs = ()
+    for a, i, cond, count in pat.withs:
+        if cond is None or cond(s, e):
+            n = 1 if count is None else count(s, e)
+            if n > 0:
+                withs += ((a, i, n),)
     key = (-1, owner, s.me)  # the wild cards and merged values are the same for every pattern
     changes = s.spec_cache.get(key)
     if changes is None:

@@ -6,10 +6,14 @@ its cards share, the attribute its run is made of, the `Order`s a run may follow
 arguments worked out at run time:
 
 - `size`: exactly this many cards make the pattern (>= 1);
-- `withs`: ((attribute, value), ...): some card has that value (or its class), or is wild for
+- `withs`: ((attribute, value[, n]), ...): some card (n cards) has that value (or its class), or is wild for
   the attribute; on a `same` attribute the shared class must be the value's class (unless
   every card is wild for it); on the run attribute a non-wild card has the value's class, or
-  a wild card takes a position of the window that a card of that class has in the order;
+  a wild card takes a position of the window that a card of that class has in the order.
+  The count n (default 1) counts distinct cards on an attribute that is neither shared nor the
+  run's; on a `same` attribute every card counts, so n must not pass the size; on the run
+  attribute the value is asked for once. Values of one class ask for the same cards: the
+  largest count holds for the class;
 - `wild`: ((attribute, frozenset of card ids), ...): cards that stand for any value of it;
 - `classes`: ((attribute, class id per value index), ...): values with one class id count as
   one value for `same` and `withs` (not for runs). Attributes left out have no wild cards
@@ -150,7 +154,7 @@ class _Query:
     """One question's tables; `solve` tries every target (shared classes, order, window) in turn."""
 
     __slots__ = ("attrs", "shape", "size", "wild", "classes", "same_withs", "run_withs", "card_withs",
-                 "run_wild")
+                 "run_wild", "impossible")
 
     def __init__(self, card_attrs, shape, size, withs, wild, classes):
         self.attrs = card_attrs
@@ -160,16 +164,23 @@ class _Query:
         self.classes = dict(classes)
         self.same_withs: dict[str, set] = {}
         self.run_withs: list = []
-        self.card_withs: list[tuple[str, int]] = []
-        for a, v in withs:
+        self.card_withs: list[tuple[str, int, int]] = []  # (attribute, class, how many cards)
+        counts: dict[tuple, int] = {}
+        for w in withs:
+            a, v, n = w if len(w) == 3 else (*w, 1)
             k = self.value_class(a, v)
+            counts[a, k] = max(counts.get((a, k), 0), n)
             if a in shape.same:
                 self.same_withs.setdefault(a, set()).add(k)
             if a == shape.run:
                 if k not in self.run_withs:
                     self.run_withs.append(k)
-            elif a not in shape.same and (a, k) not in self.card_withs:
-                self.card_withs.append((a, k))
+        self.impossible = False
+        for (a, k), n in counts.items():
+            if a in shape.same:
+                self.impossible |= n > size  # every card of the pattern has the shared class
+            elif a != shape.run:
+                self.card_withs.append((a, k, n))
         if shape.run is not None:
             self.run_wild = self.wild.get(shape.run, ())
 
@@ -193,6 +204,8 @@ class _Query:
     # ---- shared classes
     def solve(self, chosen: list[int], rest: list[int]) -> bool:
         """Some target for the `same` attributes admits a completion."""
+        if self.impossible:
+            return False
         same = self.shape.same
         if not same:
             return self.complete(chosen, rest)
@@ -255,15 +268,15 @@ class _Query:
 
     def expand(self, cards: list[int], elig: list[int], runs) -> bool:
         """Add a card for each unmet `with`, trying each kind of card that meets it, then fill the pattern."""
-        for a, k in self.card_withs:
-            if any(self.has(c, a, k) for c in cards):
+        for a, k, n in self.card_withs:
+            if sum(1 for c in cards if self.has(c, a, k)) >= n:
                 continue
             if len(cards) >= self.size:
                 return False
             # cards alike in everything the rest of the check looks at are interchangeable
             seen = set()
-            for e in elig:   # the cards taken do not meet it, so no need to skip them
-                if not self.has(e, a, k):
+            for e in elig:
+                if not self.has(e, a, k) or e in cards:
                     continue
                 key = self.likeness(e)
                 if key not in seen:
@@ -277,7 +290,7 @@ class _Query:
 
     def likeness(self, e: int) -> tuple:
         """What the rest of the check sees of a card (beyond the shared classes, the same for all)."""
-        sat = tuple(self.has(e, a, k) for a, k in self.card_withs)
+        sat = tuple(self.has(e, a, k) for a, k, _ in self.card_withs)
         if self.shape.run is None:
             return sat
         if e in self.run_wild:

@@ -18,6 +18,7 @@ class Zone:
     span: Span
     out: bool = False  # out of the game: `gather` leaves its cards where they are
     changes: tuple = ()  # modifiers' visibility changes: ((condition fn(state, [owner]), word), ...), in file order
+    transient: bool = False  # shown on the table only while it holds cards
 
 
 @attrs.define
@@ -69,7 +70,7 @@ class Pattern:
     shape: object  # patterns.Shape
     size: object  # fn(state, [owner]) -> number of cards
     conds: tuple  # fn(state, [owner]) -> bool: all must hold for the pattern to count
-    withs: tuple  # ((attribute, value index, condition fn or None), ...): a card of that value is required
+    withs: tuple  # ((attribute, value index, condition fn or None, count fn or None), ...): cards of that value required
     span: Span
 
 

@@ -54,10 +54,14 @@ def zone_text(view) -> Text:
 
 
 def value_text(value) -> Text:
-    if value is None:
+    """A variable's value: a number, yes/no, a name; a per-card variable as its cards and their
+    values ("7♠ P2"), a card alone where the value is yes; "—" for nothing."""
+    if value is None or value == {}:
         return Text("—", style="dim")
     if isinstance(value, bool):
         return Text("yes" if value else "no")
+    if isinstance(value, dict):
+        return Text(", ").join(card_text(k if v is True else f"{k} {value_text(v).plain}") for k, v in value.items())
     return card_text(str(value))
 
 

@@ -198,7 +198,7 @@ class Runner:
 
     def value(self, typ: str, node):
         if typ == T.PLAYER:
-            return self.player(node)
+            return None if scalar(node) == "nobody" else self.player(node)
         if typ == T.CARD:
             return self.card(node)
         if typ == T.BOOL:
@@ -413,7 +413,7 @@ class Runner:
     def expect_said(self, node):
         text = scalar(node)
         self.checks += 1
-        if not any(text in said for _, _, said in self.state.log):
+        if not any(text in said for _, _, said, _ in self.state.log):
             self.fail(node, f"nobody said anything containing '{text}'")
 
     def expect_known(self, node):

@@ -90,7 +90,7 @@ def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=
             state = play_bot_game(game, n, game_seed, kinds, options, track)
         except GamedslError as exc:
             raise GamedslError(f"game {i + 1} (seed {game_seed}): {exc}") from None
-        _tally((text for _, _, text in state.log), said)
+        _tally((text for _, _, text, _ in state.log), said)
         for name, instances in zones.items():
             for card, counts in enumerate(arrived[name]):
                 times = sum(state.arrivals[inst][card] for inst in instances)

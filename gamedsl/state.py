@@ -41,7 +41,7 @@ class State:
         self.round = 0
         self.results = [None] * players
         self.places = [None] * players
-        self.log: list[tuple[int, int, str]] = []
+        self.log: list[tuple[int, int, str, int]] = []  # what the rules said: (moves made, who, text, round)
         self.terminal = False
         self.limit_hit = False
         self.fired: list = []
@@ -199,7 +199,7 @@ class State:
             self.places[p] = 1 + sum(1 for k in keys[:i] if k != keys[i])
 
     def say(self, text: str):
-        self.log.append((self.moves, self.me, text))
+        self.log.append((self.moves, self.me, text, self.round))
 
     def fire(self, kind: str):
         """Queue the triggers of an event that binds nothing (turn and round start and end): those
@@ -220,11 +220,8 @@ class State:
 
         In a game with `anytime` actions, the players who could react now are asked first:
         a reaction window (see open_window)."""
-        if window and self.prog.reactions and self.window is None and not self.terminal:
-            eligible = [p for p in _from(self.alive, player) if self.can_react(p)]
-            if eligible:
-                self.open_window("react", (player, actions), eligible, self.prog.reactions)
-                return
+        if window and self._react_first(player, ("ask", player, actions)):
+            return
         legal: list[int] = []
         if player == self.me:
             for act in actions:
@@ -241,6 +238,33 @@ class State:
             if self.moves >= self.move_limit:
                 self.limit_hit = True
                 self.end_game()
+
+    def race(self, racers: list, actions: tuple, window: bool = True):
+        """Every racer answers at once with one of the actions; the answers run fastest first.
+
+        Like any decision, a race is preceded by a reaction window: the move that starts it may
+        also have left a player with something to say (their last card but one) before anyone races."""
+        if window and self._react_first((self.me + 1) % self.np, ("race", tuple(racers), actions)):
+            return
+        self.open_window("race", None, list(racers), actions)
+
+    def decide(self, deferred, window: bool = True):
+        """Ask the decision a reaction window deferred: ("ask", player, actions) or ("race", racers, actions)."""
+        what, who, actions = deferred
+        if what == "race":
+            self.race(who, actions, window)
+        else:
+            self.ask(who, actions, window)
+
+    def _react_first(self, first: int, deferred) -> bool:
+        """Open a reaction window before a decision if some player (asked in turn order from `first`)
+        could react now; the decision waits in it."""
+        if not self.prog.reactions or self.window is not None or self.terminal:
+            return False
+        eligible = [p for p in _from(self.alive, first) if self.can_react(p)]
+        if eligible:
+            self.open_window("react", deferred, eligible, self.prog.reactions)
+        return bool(eligible)
 
     def can_react(self, player: int) -> bool:
         """Whether a player has an anytime move now (stops at the first one found)."""
@@ -726,7 +750,7 @@ class State:
         if self.pending is not None and self.window is not None and window and self.window[0] == "react" \
                 and not self.window[3]:  # a reaction window nobody answered yet: the moment starts again
             deferred, self.window, self.pending = self.window[1], None, None
-            self.ask(deferred[0], deferred[1])
+            self.decide(deferred)
             if self.pending is None and not self.terminal:
                 self.run()
         elif self.pending is not None and self.window is not None:  # an answer in a window: ask it again

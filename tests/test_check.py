@@ -201,3 +201,11 @@ round { turn seat(1) { } end game }
 ''')
     assert errs == [f"t.game:{line(2)}:1: error: the step 'discard' has the words of the action 'discard_one': "
                     "a typed move would be read as either"]
+
+
+def test_with_at_least_counts_cards_of_an_attribute_other_than_the_run():
+    errs = diagnostics('''pattern run3: 3 cards, run of rank, with at least 2 red, with at least 2 3
+round { if has(deck, run3) { say "yes" } }
+''')
+    assert errs == [f"t.game:{line(1)}:58: error: a run holds one card of each rank: 'with at least' counts "
+                    "the cards of another attribute"]

@@ -539,3 +539,18 @@ def test_every_extra_named_for_a_module_is_declared():
     declared = set(re.findall(r"^([\w-]+) = \[", extras, re.M))
     assert "test" in declared
     assert set(cli.EXTRAS.values()) <= declared
+
+
+def test_the_verbose_log_shows_each_consequence_after_the_moves_that_caused_it(tmp_path, capsys):
+    lol = str(ROOT / "games" / "lol.game")
+    assert main(["play", lol, "--seats", "greedy", "--players", "3", "--seed", "3", "-v",
+                 "--log", str(tmp_path / "lol.jsonl"), "--option", "mode=first_out"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    last_cover = [i for i, line in enumerate(lines) if "was the last to cover" in line]
+    assert last_cover
+    for i in last_cover:  # the race's three covers, then who was last
+        assert all(re.match(r"P\d plays: cover \(", line) for line in lines[i - 3:i]), lines[i - 4:i + 1]
+    new_round = [i for i, line in enumerate(lines) if re.search(r"─ round \d+ ─", line)]
+    assert new_round
+    for i in new_round:  # the round that ended, then the next one
+        assert "is out of cards!" in "".join(lines[i - 2:i]), lines[i - 3:i + 1]

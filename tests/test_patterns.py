@@ -118,6 +118,20 @@ def test_with_hearts_on_a_straight():
     assert not deck_can_make(STRAIGHT, 4, "9c Ts Jd Qs", "5h", withs=hearts, wild=(("rank", FIVES),))   # no room
 
 
+def test_with_two_hearts_on_a_straight_needs_two_cards():
+    two_hearts = (("suit", HEARTS, 2),)
+    assert deck_makes(STRAIGHT, "9h Th Jd Qs", withs=two_hearts)
+    assert not deck_makes(STRAIGHT, "9c Th Jd Qs", withs=two_hearts)
+    assert deck_makes(STRAIGHT, "5c 6h 7d 8s", withs=two_hearts, wild=(("suit", FIVES),))   # the wild 5 is one
+    assert not deck_makes(STRAIGHT, "5c 6s 7d 8s", withs=two_hearts, wild=(("suit", FIVES),))
+    assert deck_can_make(STRAIGHT, 4, "Th", "9h Jd Qs Kh", withs=two_hearts)
+    assert not deck_can_make(STRAIGHT, 4, "Th", "9c Jd Qs Ks Ah", withs=two_hearts)      # T J Q K: one heart
+    diamonds_are_hearts = (("suit", (0, 1, 2, 2)),)
+    assert deck_makes(STRAIGHT, "9d Th Jc Qs", withs=two_hearts, classes=diamonds_are_hearts)
+    assert deck_makes(FLUSH, "2h 7h 9h", withs=(("suit", HEARTS, 3),))
+    assert not deck_makes(FLUSH, "2h 7h", withs=(("suit", HEARTS, 3),))                   # more than its size
+
+
 def test_with_hearts_on_a_flush_needs_the_hearts_class():
     hearts = (("suit", HEARTS),)
     assert deck_makes(FLUSH, "2h 7h 9h Jh Ah", withs=hearts)
@@ -209,8 +223,8 @@ def oracle_makes(card_attrs, nvalues, shape, size, withs, wild, classes, hand):
     for shared in itertools.product(*shared_options):
         shared = dict(zip(shape.same, shared))
         for placed in placements:
-            if all(oracle_with(card_attrs, shape, wild_for, cls, has_class, hand, shared, placed, a, v)
-                   for a, v in withs):
+            if all(oracle_with(card_attrs, shape, wild_for, cls, has_class, hand, shared, placed, *w)
+                   for w in withs):
                 return True
     return False
 
@@ -233,12 +247,13 @@ def run_placements(card_attrs, shape, size, wild_for, hand):
                 yield order, {**dict(zip(fixed, at)), **dict(zip(wilds, spots))}
 
 
-def oracle_with(card_attrs, shape, wild_for, cls, has_class, hand, shared, placed, a, v):
+def oracle_with(card_attrs, shape, wild_for, cls, has_class, hand, shared, placed, a, v, n=1):  # noqa: PLR0913
+    """n cards of the hand have value v of `a` (on the run attribute: one card, whatever n)."""
     k = cls(a, v)
     if a in shape.same and shared[a] != k and not all(wild_for(a, c) for c in hand):
         return False
     if a != shape.run:
-        return any(wild_for(a, c) or has_class(a, c, k) for c in hand)
+        return sum(1 for c in hand if wild_for(a, c) or has_class(a, c, k)) >= n
     order, where = placed
     for c in hand:
         if not wild_for(a, c) and has_class(a, c, k):
@@ -299,12 +314,13 @@ def problems(draw, runs=False):
     order_kinds = draw(st.lists(st.tuples(st.sampled_from([5, 1, 2, 3, 4, 6]), st.booleans(), st.integers(0, 3)),
                                 min_size=1, max_size=2)) if run else []
     n_withs = draw(st.integers(0, 2))
+    repeats = draw(st.sampled_from([0, 1, 2]))  # the first required value asked for 1 + repeats times
     n_wild = {a: draw(st.integers(0, 3)) for a in ATTRS if (runs and a == run) or draw(st.booleans())}
     merged = [a for a in ATTRS if draw(st.booleans())]
     n_chosen = draw(st.integers(0, 3))
     n_pool = draw(st.sampled_from([6, 0, 1, 2, 3, 4, 5, 7, 8]))
     size = draw(st.sampled_from([3, 1, 2, 4, 5]))
-    knobs = (n, nvalues, run, same, order_kinds, n_withs, n_wild, merged, n_chosen, n_pool, size)
+    knobs = (n, nvalues, run, same, order_kinds, n_withs, repeats, n_wild, merged, n_chosen, n_pool, size)
     # hypothesis often draws the seed 0: the other draws go into the seed, so the tables still vary
     rnd = random.Random(repr((draw(st.integers(0, 2**32 - 1)), knobs)))
 
@@ -312,6 +328,8 @@ def problems(draw, runs=False):
                   for a in ATTRS}
     orders = tuple(random_order(rnd, card_attrs[run], *kind) for kind in order_kinds)
     withs = tuple((a, rnd.randrange(nvalues[a])) for a in rnd.choices(ATTRS, k=n_withs))
+    if withs and repeats:
+        withs = ((*withs[0], 1 + repeats),) + withs[1:]   # n cards of the first required value
     if runs:
         withs += ((run, rnd.randrange(nvalues[run])),)
     wild = tuple((a, frozenset(rnd.sample(range(n), min(k, n)))) for a, k in n_wild.items())
