@@ -605,6 +605,10 @@ def cmd_test(args) -> int:
             print(exc.format(), file=sys.stderr)
             bad = True
             continue
+        except GameRuntimeError as exc:  # a rule failed: where in the game file, then the scenario's line
+            print(exc if exc.is_located else f"{path}: error: {exc}", file=sys.stderr)
+            bad = True
+            continue
         except (GamedslError, OSError) as exc:
             msg = str(exc) if isinstance(exc, GamedslError) else (exc.strerror or str(exc))
             print(msg if msg.startswith(f"{path}:") else f"{path}: error: {msg}", file=sys.stderr)
@@ -613,10 +617,7 @@ def cmd_test(args) -> int:
         if failures:
             bad = True
             for f in failures:
-                where = getattr(f, "path", None) or path
-                line = getattr(f, "line", None)
-                print(f"{where}:{line}: error: {f.message}" if line else f"{where}: error: {f.message}",
-                      file=sys.stderr)
+                print(f.format(), file=sys.stderr)
         else:
             print(f"{path}: ok ({checks} checks)")
     return 1 if bad else 0
@@ -640,7 +641,10 @@ def cmd_verify(args) -> int:
         run, error = found
         out = Path(args.out or f"verify-failure-{Path(args.file).stem}-{n}p.yaml")
         out.write_text(verify.failure_scenario(args.file, run, error), encoding="utf-8")
-        print(f"{args.file}, {n} players: {error}", file=sys.stderr)
+        if isinstance(error, GameRuntimeError) and error.is_located:  # where in the game file comes first
+            print(error.within(f"in a {n}-player game"), file=sys.stderr)
+        else:
+            print(f"{args.file}, {n} players: {error}", file=sys.stderr)
         moves = f"{len(run.texts)} move{'' if len(run.texts) == 1 else 's'}"
         print(f"  the smallest failing game found: seed {run.seed}, {moves}: "
               + ("; ".join(run.texts) or "(none: the start already fails)"), file=sys.stderr)

@@ -8,6 +8,8 @@ import attrs
 from . import model as m
 from . import ops
 from . import types as T
+from .codegen import SourceMap
+from .loops import LoopChecker
 from .errors import Diagnostic, SourceError, Span, did_you_mean
 from .compile_expr import BUILTINS, ExpressionCompiler
 from .compile_stmt import StatementCompiler
@@ -71,6 +73,8 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                          "_repeat_count": ops.repeat_count, "_pow": ops.power,
                          "_card_of": ops.card_of, "_as_cards": ops.as_cards, "_tops": ops.tops, "_same": ops.same, "_can_make": ops.can_make, "_makes": ops.makes}
         self.has_move_triggers = any(t.event.kind == "move" for t in gm.of(m.TriggerDecl))
+        self.source_map = SourceMap(gm.filename, gm.text)
+        self.block_spans: dict = {}  # the ops of loops, rounds and triggers -> (span, "loop"/"round"/"trigger")
         self.known: dict[str, str] = {}  # every declared name -> what it is
         self.offered: set[str] = set()
         self.cards_where_card: str | None = None
@@ -147,6 +151,8 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                 self.error(f"a game has one '{kind}' block; this is a second one", extra.span)
         setup, setup_n = self.unit(flows.get("setup"))
         rnd, round_n = self.unit(flows.get("round"))
+        if "round" in flows and rnd:
+            self.block_spans[rnd] = (flows["round"].span, "round")
         self.in_outcome = True
         outcome, outcome_n = self.unit(flows.get("outcome"))
         self.in_outcome = False
@@ -176,6 +182,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                     and self.action_by_name[act.name].decl is act:
                 self.error(f"action '{act.name}' is never offered: no 'choose' names it", act.span,
                            f"add 'choose {act.name}' where the player should be able to make this move")
+        self.endless_loops()
         if self.diags:  # steps called in several places report an error in their body once
             raise SourceError(gm.filename, gm.text, list(dict.fromkeys(self.diags)))
         return Program(
@@ -195,7 +202,18 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             same_changes={a: tuple(ch) for a, ch in self.same_changes.items()},
             wild_changes={a: tuple(ch) for a, ch in self.wild_changes.items()},
             attr_sizes={name: len(values) for name, values, _ in self.attr_list},
-            matcher=Matcher(self.card_attr_tables) if self.pattern_list else None)
+            matcher=Matcher(self.card_attr_tables) if self.pattern_list else None, source_map=self.source_map,
+            block_spans=self.block_spans)
+
+    def endless_loops(self):
+        """Report every `while` loop that surely never ends once it begins (see loops.py)."""
+        gm = self.gm
+        checker = LoopChecker(gm, set(self.zone_by_name), set(self.param_info), self.has_move_triggers)
+        for decl in (*gm.of(m.FlowBlock), *gm.of(m.ActionDecl), *gm.of(m.TriggerDecl), *gm.of(m.StepsDecl)):
+            checker.check(decl.body)
+        for loop in checker.found:
+            self.error("this loop never ends once it begins: nothing in it changes what its condition reads",
+                       loop.span, "change what the condition reads inside the loop, or leave it with 'end'")
 
     # ---- declarations
     def header(self):
@@ -500,7 +518,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                 self.want(typ, v.type, decl.init.span)
             elif typ not in (T.NUM, T.ANY):
                 v.type = typ
-            v.init = eval(f"lambda s: ({code})", self.ns)  # noqa: S307
+            v.init = self.source_map.function(code, decl.init.span, self.ns, "s")
 
     def declare_params(self):
         """Parameter names and types first: functions, modifiers and patterns may read any of them."""
@@ -761,7 +779,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             self.error(f"function '{name}' names its parameter '{p}' twice", d.span)
         args = list(dict.fromkeys(scope.bind(p, T.ANY) for p in d.params))
         code, typ = self.expr(d.body, scope)
-        self.ns["D_" + name] = eval(f"lambda s, {''.join(a + ', ' for a in args)}: ({code})", self.ns)  # noqa: S307
+        self.ns["D_" + name] = self.source_map.function(code, d.body.span, self.ns, ", ".join(["s", *args]))
         self.def_types[name] = typ
         return typ
 
@@ -793,15 +811,16 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                 else:
                     self.error("a move's choices must be cards, players or card values", a.domain.span)
                 slot = scope.local(a.param, elem)
-                act.domain = eval(f"lambda s, e: ({dcode})", self.ns)  # noqa: S307
+                act.domain = self.source_map.function(dcode, a.domain.span, self.ns)
                 assert slot == "e[0]"
             conds = []
             self.hoist = []
             for r in a.requires:
                 before = len(self.hoist)
                 code = self.fn_code(r.cond, scope, T.BOOL)
-                conds.append(f"({code})")
-                fn = self.define(f"def _f(s, e):\n{self.hoist_init(self.hoist[before:])}    return ({code})\n")
+                conds.append(self.source_map.mark(f"({code})", r.cond.span))
+                fn = self.define(f"def _f(s, e):\n{self.hoist_init(self.hoist[before:])}    return ({code})\n",
+                                 r.cond.span)
                 act.requires.append((fn, r.message, self.source_of(r.cond.span)))
             act.legal = self.legal_fn(act, dcode if a.param is not None else None, conds, scope)
             self.hoist = None
@@ -810,7 +829,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         self.reactions = tuple(a for a in self.action_list if a.anytime)
         if self.reactions:  # a reaction window also offers to let the moment pass
             act = Action(NO_REACTION, NO_REACTION, self.action_ids, 1, None, None, [], (), 0, Span())
-            act.legal = self.define(f"def _f(s, out):\n    out.append({self.action_ids})\n")
+            act.legal = self.define(f"def _f(s, out):\n    out.append({self.action_ids})\n", Span())
             self.action_list.append(act)
             self.action_ids += 1
             self.no_reaction = act
@@ -822,7 +841,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
         init = self.hoist_init(self.hoist)
         if domain_code is None:
             return self.define(f"def _f(s, out):\n    e = [None] * {n}\n{init}    if {test}:\n"
-                               f"        out.append({act.first_id})\n")
+                               f"        out.append({act.first_id})\n", act.span)
         # Conditions that do not read the candidate are checked once, before the loop.
         guard = [c for c in conds if "e[0]" not in c]
         test = " and ".join(c for c in conds if "e[0]" in c) or "True"
@@ -834,10 +853,10 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                 f"{head}    seen = set()\n    for x in dom:\n"
                 f"        e[0] = x\n        if {test}:\n            k = (_twin[x], s.loc[x])\n"
                 f"            if k not in seen:\n                seen.add(k)\n"
-                f"                out.append({act.first_id} + x)\n")
+                f"                out.append({act.first_id} + x)\n", act.span)
         return self.define(
             f"{head}    for x in dom:\n        e[0] = x\n"
-            f"        if {test}:\n            out.append({act.first_id} + x)\n")
+            f"        if {test}:\n            out.append({act.first_id} + x)\n", act.span)
 
     @staticmethod
     def hoist_init(names) -> str:
@@ -873,6 +892,8 @@ class Compiler(StatementCompiler, ExpressionCompiler):
                 dst = self.zone_pattern(t.event.dest, scope)
             cond = self.fn(t.cond, scope, T.BOOL) if t.cond is not None else None
             body = self.block(t.body, scope)
+            if body:
+                self.block_spans[body] = (t.span, "trigger")
             if t.label is not None:
                 self.ordered_step(t, cond, body, scope.slots["n"])
                 continue

@@ -30,7 +30,7 @@ class ExpressionCompiler:
     def fn(self, e: m.Expr, scope: Scope, want: str):
         """Compile an expression into fn(state, env)."""
         code = self.fn_code(e, scope, want)
-        return eval(f"lambda s, e: ({code})", self.ns)  # noqa: S307
+        return self.source_map.function(code, e.span, self.ns)
 
     def fn_code(self, e: m.Expr, scope: Scope, want: str) -> str:
         code, typ = self.expr(e, scope, want)
@@ -142,14 +142,15 @@ class ExpressionCompiler:
         if otyp == T.ANY:  # a function parameter: its kind follows from what is read of it
             per_card = name in self.var_by_name and self.var_by_name[name].per_card
             otyp = T.CARD if name in self.attr_index or name in self.value_names or per_card else T.PLAYER
+        mark = self.source_map.mark  # a player's or card's own value: the player may be nobody
         if otyp == T.PLAYER:
             if name in self.var_by_name and self.var_by_name[name].per_player:
                 var = self.var_by_name[name]
-                return f"s.v[{var.base} + ({ocode})]", var.type
+                return mark(f"s.v[{var.base} + ({ocode})]", e.span), var.type
             if name in self.zone_by_name and self.zone_by_name[name].per_player:
-                return f"({self.zone_by_name[name].base} + ({ocode}))", T.ZONE
+                return mark(f"({self.zone_by_name[name].base} + ({ocode}))", e.span), T.ZONE
             if name in self.param_info and self.param_info[name].per_player:
-                return f"P_{name}(s, {ocode})", self.param_types[name]
+                return mark(f"P_{name}(s, {ocode})", e.span), self.param_types[name]
             options = [v.name for v in self.var_list if v.per_player] + [
                 z.name for z in self.zone_list if z.per_player]
             self.unknown("per-player variable or zone", name, e.name_span, options)
@@ -161,7 +162,7 @@ class ExpressionCompiler:
                 return f"V_{name}[{ocode}]", T.NUM
             if name in self.var_by_name and self.var_by_name[name].per_card:
                 var = self.var_by_name[name]
-                return f"s.v[{var.base} + ({ocode})]", var.type
+                return mark(f"s.v[{var.base} + ({ocode})]", e.span), var.type
             card_vars = [v.name for v in self.var_list if v.per_card]
             self.unknown("card attribute, value or variable" if card_vars else "card attribute or value", name,
                          e.name_span, list(self.attr_index) + list(self.value_names) + card_vars)
@@ -179,9 +180,9 @@ class ExpressionCompiler:
         self.want(rt, T.NUM, e.right.span)
         op = "//" if e.op == "/" else e.op
         if op in ("//", "%"):
-            return f"_div({lc}, {rc}, {op!r})", T.NUM
+            return self.source_map.mark(f"_div({lc}, {rc}, {op!r})", e.span), T.NUM
         if op == "**":
-            return f"_pow({lc}, {rc})", T.NUM
+            return self.source_map.mark(f"_pow({lc}, {rc})", e.span), T.NUM
         return f"({lc} {op} {rc})", T.NUM
 
     def concat(self, e: m.BinOp, lc, lt, rc, rt):
@@ -302,7 +303,7 @@ class ExpressionCompiler:
             if arg is None:
                 return _NOPE
             self.want(arg[1], want, e.args[0].span)
-            code = template.format(arg[0])
+            code = self.source_map.mark(template.format(arg[0]), e.span)  # an empty zone, no seat...
             return (self.maybe_hoist(code, scope) if f in ("top", "bottom") else code), result
         handler = getattr(self, "call_" + f, None)
         if handler is not None and f in BUILTINS:
@@ -493,7 +494,7 @@ class ExpressionCompiler:
             return str(table[key]), T.CARD
         name = f"_cards_{'_'.join(attrs)}"
         self.ns[name] = table
-        return f"_card_of({name}, ({', '.join(codes)},))", T.CARD
+        return self.source_map.mark(f"_card_of({name}, ({', '.join(codes)},))", e.span), T.CARD
 
     def is_value_name(self, arg, scope) -> bool:
         """A bare value name (`spades`, `9`) that is not also a name the rules declared."""
@@ -592,8 +593,8 @@ class ExpressionCompiler:
             return _NOPE
         code, typ = arg
         if typ == T.ZONE:
-            return f"s.pick(s.z[{code}])", T.CARD
-        return f"s.pick(tuple({code}))", self.elem_type(typ, e.args[0].span)
+            return self.source_map.mark(f"s.pick(s.z[{code}])", e.span), T.CARD
+        return self.source_map.mark(f"s.pick(tuple({code}))", e.span), self.elem_type(typ, e.args[0].span)
 
     def call_number(self, e, scope):
         """number(x): a value's own number (rank 10 is 10), a player's seat number, a number itself."""
@@ -615,7 +616,7 @@ class ExpressionCompiler:
             if all(x is None for x in table):
                 self.error(f"no {attr} is a number", e.span)
             self.ns["N_" + attr] = table
-            return f"_number(N_{attr}, {code})", T.NUM
+            return self.source_map.mark(f"_number(N_{attr}, {code})", e.span), T.NUM
         self.want(typ, T.NUM, e.args[0].span)
         return code, T.NUM
 

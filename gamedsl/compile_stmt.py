@@ -81,21 +81,14 @@ class StatementCompiler:
         lines: list[tuple[str, Span]] = []
         for st in stmts:
             self.gen(st, scope, 1, lines)
-        src = "def _f(s, fr):\n    e = fr[2]\n" + "".join(f"{text}\n" for text, _ in lines)
-        fn = self.define(src)
+        fn = self.source_map.define([("def _f(s, fr):\n    e = fr[2]", stmts[0].span)] + lines, self.ns)
         fn.span = stmts[0].span
-        fn.lines = {i + 3: span for i, (_, span) in enumerate(lines)}
         return fn
 
-    def define(self, code: str):
-        """Execute generated source that defines `_f`, and return it."""
-        local: dict = {}
-        exec(compile(code, "<gamedsl>", "exec"), self.ns, local)  # noqa: S102 - our own generated code
-        return local["_f"]
-
-    def stmt_fn(self, src: str):
-        """An op for a one-line statement."""
-        return self.define(f"def _f(s, fr):\n    e = fr[2]\n    {src}\n")
+    def define(self, code: str, span: Span | None = None):
+        """Execute generated source that defines `_f`, and return it; its lines map to `span`
+        (by default the statement or declaration being compiled) but for marked sub-expressions."""
+        return self.source_map.define([(code, span or self.where)], self.ns)
 
     # ---- straight statements, as Python source lines
     def gen(self, st: m.Stmt, scope, ind: int, lines: list):
@@ -107,7 +100,7 @@ class StatementCompiler:
     def emit_step(self, lines: list, ind: int, span: Span):
         """One turn of a loop: counted, so that rules that never ask for a move are stopped."""
         self.emit(lines, ind, "s.steps += 1", span)
-        self.emit(lines, ind, f"if s.steps > {STEP_LIMIT}: s.count_step()", span)
+        self.emit(lines, ind, f"if s.steps > {STEP_LIMIT}: s.count_step(0, True)", span)
 
     def gen_body(self, body: tuple, scope, ind: int, lines: list, span: Span):
         before = len(lines)
@@ -157,7 +150,7 @@ class StatementCompiler:
                              [v.name for v in self.var_list if v.per_player or v.per_card])
                 return None, T.ANY
             self.want(otyp, T.CARD if var.per_card else T.PLAYER, t.obj.span)
-            return f"s.v[{var.base} + ({ocode})]", var.type
+            return self.source_map.mark(f"s.v[{var.base} + ({ocode})]", t.span), var.type
         self.error("only a variable can be assigned", t.span)
         return None, T.ANY
 
@@ -319,7 +312,8 @@ class StatementCompiler:
         d, inner, binds = found
         out = []
         if binds:
-            fn = self.define("def _f(s, fr):\n    e = fr[2]\n" + "".join(f"    {t}\n" for t, _ in binds))
+            fn = self.source_map.define([("def _f(s, fr):\n    e = fr[2]", st.span)]
+                                        + [(f"    {t}", span) for t, span in binds], self.ns)
             out.append(ops.located(fn, st.span))
         self.expanding.add(st.func)
         try:
@@ -340,17 +334,23 @@ class StatementCompiler:
         other = self.block(st.otherwise, scope) if st.otherwise is not None else None
         return ops.if_op(branches, other)
 
+    def loop_body(self, st, scope) -> tuple:
+        """The ops of a loop's body, remembered as the loop's (to name it if it never ends)."""
+        body = self.block(st.body, scope)
+        self.block_spans[body] = (st.span, "loop")
+        return body
+
     def st_repeat(self, st: m.Repeat, scope):
-        return ops.repeat_op(self.fn(st.count, scope, T.NUM), self.block(st.body, scope))
+        return ops.repeat_op(self.fn(st.count, scope, T.NUM), self.loop_body(st, scope))
 
     def st_while(self, st: m.While, scope):
-        return ops.while_op(self.fn(st.cond, scope, T.BOOL), self.block(st.body, scope))
+        return ops.while_op(self.fn(st.cond, scope, T.BOOL), self.loop_body(st, scope))
 
     def st_foreach(self, st: m.ForEach, scope):
         dcode, slot, start = self.loop_parts(st, scope)
-        domain = eval(f"lambda s, e: tuple({dcode})", self.ns)  # noqa: S307
-        start_fn = eval(f"lambda s, e: ({start})", self.ns) if start is not None else None  # noqa: S307
-        return ops.for_op(domain, int(slot[2:-1]), start_fn, self.block(st.body, scope))
+        domain = self.source_map.function(f"tuple({dcode})", st.domain.span, self.ns)
+        start_fn = self.source_map.function(start, st.start.span, self.ns) if start is not None else None
+        return ops.for_op(domain, int(slot[2:-1]), start_fn, self.loop_body(st, scope))
 
     def elem_type(self, dtyp: str, span: Span) -> str:
         if dtyp == "players":
@@ -390,7 +390,7 @@ class StatementCompiler:
         code, typ = self.expr(st.players, scope)
         if typ != "players" and self.elem_type(typ, st.players.span) != T.PLAYER:
             self.error("'race ... among' needs players", st.players.span)
-        players = eval(f"lambda s, e: tuple({code})", self.ns)  # noqa: S307
+        players = self.source_map.function(f"tuple({code})", st.players.span, self.ns)
         return ops.race_op(acts, players)
 
     def st_end(self, st: m.End, scope):

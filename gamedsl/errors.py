@@ -60,7 +60,40 @@ class InvariantViolation(GamedslError):
 
 
 class GameRuntimeError(GamedslError):
-    """A rule failed while the game ran (for example: the top card of an empty zone)."""
+    """A rule failed while the game ran (for example: the top card of an empty zone).
+
+    Once located (see `located`), it reads like a compiler's error: the rule's file, line and
+    column, its source line with a caret, a hint where one helps, and when in the game it failed."""
+
+    def __init__(self, message: str, hint: str | None = None):
+        super().__init__(message)
+        self.message, self.hint = message, hint
+        self.filename, self.text, self.span, self.when = None, "", None, None
+
+    def located(self, filename: str, text: str, span: Span | None, when: str | None) -> "GameRuntimeError":
+        """The same error with where it happened: a span of the game file, and the moment (move, player)."""
+        self.filename, self.text, self.span, self.when = filename, text, span, when
+        self.args = (self.format(),)
+        return self
+
+    @property
+    def is_located(self) -> bool:
+        return self.filename is not None
+
+    def within(self, context: str) -> "GameRuntimeError":
+        """The same error, with where it happened in a larger run (a game of a simulation, a scenario)."""
+        self.when = f"{self.when}, {context}" if self.when else context
+        self.args = (self.format(),)
+        return self
+
+    def format(self) -> str:
+        if self.filename is None:
+            return self.message
+        out = format_diagnostic(self.filename, self.text, Diagnostic(self.message, self.span or Span(), self.hint))
+        return out + (f"\n  {self.when}" if self.when else "")
+
+    def __str__(self) -> str:
+        return self.format()
 
 
 def format_diagnostic(filename: str, text: str, d: Diagnostic) -> str:

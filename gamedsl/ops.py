@@ -28,7 +28,11 @@ def rotate(items: tuple, first) -> tuple:
 
 
 LOOP_LIMIT = 100_000  # a single 'repeat' count past this is surely a mistake
-STEP_LIMIT = 1_000_000  # loop turns and new rounds without a move, before the rules are declared looping
+# The work the rules may do between two decisions, in steps: a loop's turn is 1, a trigger fired
+# 10, a decision skipped (nobody had a legal move) 100, a new round 1000. Past the limit the rules
+# are declared looping: a designer's typo must never hang a game.
+STEP_LIMIT = 1_000_000
+TRIGGER_STEPS, SKIP_STEPS, ROUND_STEPS = 10, 100, 1000
 POWER_LIMIT = 10_000  # an exponent past this is surely a mistake (and would take forever)
 
 
@@ -142,10 +146,10 @@ def while_op(cond, body):
 
 
 def while_exit(s, fr):
-    s.count_step()
     if fr[4](s, fr[2]):
         fr[1] = 0
         s.stack.append(fr)
+        s.count_step()  # with the loop on the stack, to be named if it never ends
 
 
 def for_op(domain, slot, start, body):

@@ -121,6 +121,8 @@ class Program:
     ordered: dict = attrs.Factory(dict)  # turn/round event -> (steps, moves): labelled triggers the player orders
     matcher: object = None  # patterns.Matcher over this game's cards
     move_index: dict = attrs.Factory(dict)  # (from, to) zone instances -> the move triggers that may match
+    source_map: object = None  # codegen.SourceMap: the generated code's lines -> spans of the game file
+    block_spans: dict = attrs.Factory(dict)  # ops of a loop, round or trigger -> (span, kind): to name one that never ends
 
     def move_triggers(self, src: int, dest: int) -> tuple:
         """The move triggers whose zones match a move from `src` to `dest` (worked out once per pair)."""

@@ -11,7 +11,7 @@ import yaml
 
 from . import types as T
 from . import verify
-from .errors import GamedslError, IllegalAction, did_you_mean
+from .errors import GameRuntimeError, GamedslError, IllegalAction, did_you_mean
 
 TOP_KEYS = {"name", "players", "seed", "options", "random", "shuffles", "deal", "vars", "moves", "expect"}
 MOVE_KEYS = {"illegal", "reason", "expect", "auto", "set", "say"}
@@ -24,9 +24,12 @@ class Failure:
     path: str
     line: int
     message: str
+    located: bool = False  # the message names its own place (a rule of the game failed)
 
     def format(self) -> str:
-        return f"{self.path}:{self.line}: error: {self.message}"
+        if self.located:
+            return self.message
+        return f"{self.path}:{self.line}: error: {self.message}" if self.line else f"{self.path}: error: {self.message}"
 
 
 class ScenarioError(Exception):
@@ -151,6 +154,8 @@ class Runner:
                     for n in sequence(top["shuffles"])] if "shuffles" in top else []
         try:
             self.state = self.game.new_state(players, seed, options, fixed, shuffles, check_invariants=True)
+        except GameRuntimeError as exc:
+            raise self.rule_failed(exc, root)
         except GamedslError as exc:
             raise ScenarioError(top.get("options") or top.get("random") or top.get("shuffles") or root,
                                 str(exc)) from None
@@ -268,8 +273,16 @@ class Runner:
             self.state.apply_action(action, time)
             verify.check_cards(self.state)
             verify.check_decision(self.state)
+        except GameRuntimeError as exc:
+            raise self.rule_failed(exc, node) from None
         except GamedslError as exc:
             raise ScenarioError(node, str(exc)) from None
+
+    def rule_failed(self, exc: GameRuntimeError, node) -> GamedslError:
+        """A rule of the game failed: said at its line of the game file, then the scenario's line."""
+        if exc.is_located:
+            return exc.within(f"at {self.path}:{line_of(node)}")
+        return ScenarioError(node, str(exc))
 
     def illegal(self, node, reason):
         text = scalar(node, "a move")
@@ -465,6 +478,8 @@ def run_scenario(game, path) -> tuple[list[Failure], int]:
         runner.failures.append(Failure(path, exc.line, str(exc)))
     except RecursionError:
         runner.failures.append(Failure(path, 0, "the scenario nests lists or mappings too deeply"))
+    except GameRuntimeError as exc:  # a rule failed: said at its place in the game file
+        runner.failures.append(Failure(path, 0, str(exc), located=exc.is_located))
     except GamedslError as exc:
         runner.failures.append(Failure(path, 0, str(exc)))
     return runner.failures, runner.checks

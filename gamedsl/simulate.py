@@ -5,7 +5,7 @@ import statistics
 
 from . import types as T
 from .agents import BOTS, make_bot
-from .errors import GamedslError
+from .errors import GamedslError, GameRuntimeError
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
@@ -88,6 +88,8 @@ def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=
         game_seed = seed + i
         try:
             state = play_bot_game(game, n, game_seed, kinds, options, track)
+        except GameRuntimeError as exc:  # a rule failed: where in the file, then which game
+            raise exc.within(f"in game {i + 1} (seed {game_seed})") from None
         except GamedslError as exc:
             raise GamedslError(f"game {i + 1} (seed {game_seed}): {exc}") from None
         _tally((text for _, _, text, _ in state.log), said)

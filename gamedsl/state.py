@@ -1,17 +1,33 @@
 """A game in progress: flat, cheap to clone, driven by the compiled rules of a Program."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 
 from . import ops
+from .codegen import RULE_ERRORS, rule_failure
 from .errors import GameRuntimeError, IllegalAction, InvariantViolation
 from .program import MAX_SEATS
 
 TERMINAL = -1
+
+
+def _rules_run(method):
+    """A State method that runs the game's rules: an error of theirs comes out located."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except (GameRuntimeError, *RULE_ERRORS) as exc:
+            err = self.located(exc)
+            if err is exc:
+                raise
+            raise err from None
+    return wrapper
 _STEP_LIMIT = ops.STEP_LIMIT
-_ROUND_WEIGHT = _STEP_LIMIT // 1000
-_TRIGGER_WEIGHT = 10
+_LOOPING = {"loop": "this loop never ends", "round": "the round ends and begins again without asking anyone",
+            "trigger": "this trigger keeps firing: triggers set each other off"}
 
 
 class State:
@@ -20,9 +36,10 @@ class State:
     __slots__ = ("game", "prog", "np", "z", "loc", "v", "opt", "stack", "me", "turn", "rng", "pending",
                  "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
                  "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "turn_hooks",
-                 "steps", "checking", "move_limit", "known", "out", "alive", "window", "times", "window_start", "late",
+                 "steps", "skips", "checking", "move_limit", "known", "out", "alive", "window", "times", "window_start", "late",
                  "last_actor", "hbase", "passes", "ver", "spec_cache", "spec_ver", "arrivals")
 
+    @_rules_run
     def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=(),
                  check_invariants: bool = False, track: tuple = ()):
         prog = game.prog
@@ -54,7 +71,7 @@ class State:
             self.move_hooks = True
         self.turn_hooks = ("turn start" in prog.triggers or "turn start" in prog.ordered,
                            "turn end" in prog.triggers or "turn end" in prog.ordered)
-        self.steps = 0
+        self.steps = self.skips = 0
         self.checking = check_invariants  # check the game's declared invariants as it runs
         self.move_limit = prog.move_limit
         self.fixed_random = list(fixed_random)
@@ -97,32 +114,38 @@ class State:
 
     # ---- the run loop
     def run(self):
-        """Run the rules until a player must decide or the game is over."""
+        """Run the rules until a player must decide or the game is over; an error of a rule comes
+        out located at its line (or, found by nothing else, at the statement that was running)."""
+        try:
+            self._run_ops()
+        except (GameRuntimeError, *RULE_ERRORS) as exc:
+            raise self.located(exc, self.running_span()) from None
+        except IllegalAction as exc:  # a rule asked for something impossible
+            raise self.located(GameRuntimeError(str(exc)), self.running_span()) from None
+
+    def running_span(self):
+        """The span of the statement running now, if it is known (the op's, before it ran)."""
+        if self.stack:
+            fr = self.stack[-1]
+            if 0 < fr[1] <= len(fr[0]):
+                return getattr(fr[0][fr[1] - 1], "span", None)
+        return None
+
+    def _run_ops(self):
         stack = self.stack
-        self.steps = 0
+        self.steps = self.skips = 0
         while stack:
             fr = stack[-1]
             code = fr[0]
             pc = fr[1]
             if pc < len(code):
                 fr[1] = pc + 1
-                op = code[pc]
-                try:
-                    op(self, fr)
-                except (GameRuntimeError, IllegalAction) as exc:
-                    raise self._located(exc, op, exc.__traceback__) from None
-                except (TypeError, IndexError, ValueError, KeyError, ZeroDivisionError, AttributeError,
-                        OverflowError) as exc:
-                    err = GameRuntimeError(f"a rule failed: {exc}")
-                    raise self._located(err, op, exc.__traceback__) from None
-                except RecursionError:
-                    err = GameRuntimeError("the rules call functions inside functions too deeply")
-                    raise self._located(err, op, None) from None
+                code[pc](self, fr)
                 if self.pending is not None:
                     return
                 if self.fired:
                     fired, self.fired = self.fired, []
-                    self.count_step(_TRIGGER_WEIGHT * len(fired))  # triggers firing triggers must end
+                    self.count_step(ops.TRIGGER_STEPS * len(fired))  # triggers firing triggers must end
                     stack.extend(reversed(fired))
                 elif fr[1] == len(code) and stack[-1] is fr:
                     stack.pop()  # the block is done: leave it now rather than on the next pass
@@ -138,7 +161,7 @@ class State:
                         return
         if not self.terminal and self.pending is None:
             self.end_game()
-            self.run()
+            self._run_ops()
 
     def check_invariants(self, when: str):
         """Raise InvariantViolation if one of the game's invariants for this moment does not hold."""
@@ -154,24 +177,47 @@ class State:
                 raise InvariantViolation(f"{self.prog.filename}:{span.line}:{span.column}: invariant "
                                          f"'{name}' does not hold (move {self.moves}, round {self.round})")
 
-    def count_step(self, weight: int = 1):
-        """Called at every turn of a loop and every new round: stops rules that never ask for a move."""
+    def count_step(self, weight: int = 1, in_code: bool = False, block=None):
+        """Count the work done since the last decision (see ops.STEP_LIMIT): rules that never ask
+        for a move are stopped, at the loop, round or trigger that keeps running (`in_code`: a
+        loop of generated code, found by the error's traceback; `block`: the ops running, when
+        they are not on the stack)."""
         self.steps += weight
         if self.steps > _STEP_LIMIT:
-            raise GameRuntimeError(f"the rules repeated {_STEP_LIMIT} times without asking for a move: "
-                                   "a loop never ends (or loops inside loops run far too long)")
+            if in_code:
+                raise GameRuntimeError(f"the rules ran {_STEP_LIMIT:,} steps without asking for a move: "
+                                       f"{_LOOPING['loop']}")
+            span, kind = None, "loop"
+            for code in (block, *(fr[0] for fr in reversed(self.stack))):  # the innermost loop, round...
+                found = self.prog.block_spans.get(code)
+                if found is not None:
+                    span, kind = found
+                    break
+            hint = None
+            if self.skips:
+                hint = (f"a decision nobody can make is skipped: one was skipped {self.skips:,} times since the "
+                        "last move; is a condition of its moves wrong?")
+            err = GameRuntimeError(f"the rules ran {_STEP_LIMIT:,} steps without asking for a move: "
+                                   f"{_LOOPING[kind]}", hint)
+            if span is not None:  # a loop running as generated code is found by the traceback instead
+                err.located(self.prog.filename, self.game.text, span, self.moment())
+            raise err
 
-    def _located(self, exc, op, tb):
-        span = getattr(op, "span", None)
-        lines = getattr(op, "lines", None)
-        while lines and tb is not None:
-            if tb.tb_frame.f_code is op.__code__ and tb.tb_lineno in lines:
-                span = lines[tb.tb_lineno]
-            tb = tb.tb_next
-        if span is not None and span.line:
-            where = f"{self.prog.filename}:{span.line}:{span.column}"
-            return GameRuntimeError(f"{where}: runtime error: {exc}")
-        return GameRuntimeError(f"runtime error: {exc}")
+    def located(self, exc: BaseException, span=None) -> BaseException:
+        """A rule's error at its line and column in the game file (`span` where the traceback
+        finds none), with the moment of the game it happened in; an error of gamedsl's own
+        (no rule on its way) is returned as it is."""
+        err = rule_failure(exc, self.moment())
+        if err is None and span is not None and isinstance(exc, GameRuntimeError):
+            err = exc.located(self.prog.filename, self.game.text, span, self.moment())
+        return exc if err is None else err
+
+    def moment(self) -> str:
+        """When in the game it is, in a player's words: the move being made, by whom, in which round."""
+        if not self.moves:
+            return "while the game is set up, before the first move"
+        by = f" by {self.game.player_name(self.card_moves[-1][0])}" if self.card_moves else ""
+        return f"during move {self.moves}{by} (round {self.round})"
 
     def end_of_round(self, fr):
         """The round block finished: check the end of the game, else start the next round."""
@@ -179,7 +225,7 @@ class State:
         if prog.end_when is not None and prog.end_when(self, None):
             self.end_game()
             return
-        self.count_step(_ROUND_WEIGHT)  # a thousand rounds without a single move: the game is stuck
+        self.count_step(ops.ROUND_STEPS, block=fr[0])  # a thousand rounds without a move: the game is stuck
         self.round += 1
         fr[1] = 0
         fr[2] = [None] * prog.round_locals
@@ -238,6 +284,9 @@ class State:
             if self.moves >= self.move_limit:
                 self.limit_hit = True
                 self.end_game()
+        else:  # skipped: nobody may decide on nothing for ever
+            self.skips += 1
+            self.count_step(ops.SKIP_STEPS)
 
     def race(self, racers: list, actions: tuple, window: bool = True):
         """Every racer answers at once with one of the actions; the answers run fastest first.
@@ -420,6 +469,7 @@ class State:
         """Why a move is not legal now, in words."""
         return self.why_not(action)[1]
 
+    @_rules_run
     def why_not(self, action: int) -> tuple[int, str]:
         """(how far the move gets, why it is not legal): -3 no such move, -2 not offered now,
         -1 not among its choices, k: the first k of its conditions hold."""
@@ -665,7 +715,7 @@ class State:
         other.results, other.places = list(self.results), list(self.places)
         other.terminal, other.limit_hit = self.terminal, self.limit_hit
         other.fired = []
-        other.move_hooks, other.turn_hooks, other.steps = "move" in self.prog.triggers, self.turn_hooks, 0
+        other.move_hooks, other.turn_hooks, other.steps, other.skips = "move" in self.prog.triggers, self.turn_hooks, 0, 0
         other.arrivals = None  # a copy's moves (a bot looking ahead) are not the game's
         other.checking, other.move_limit = self.checking, self.move_limit
         other.fixed_random = list(self.fixed_random)
@@ -742,6 +792,7 @@ class State:
             for c in extra:
                 self.loc[c] = rest
 
+    @_rules_run
     def refresh(self, window: bool = True):
         """Recompute the pending decision after a scenario changed the state by hand.
 
@@ -765,6 +816,7 @@ class State:
             if self.pending is None and not self.terminal:
                 self.run()
 
+    @_rules_run
     def evaluate(self, player: int):
         """The game's heuristic for one player (its returns once the game is over; 0 without one)."""
         if self.terminal:
@@ -785,6 +837,7 @@ class State:
                      self.pending[:2] if self.pending else None, self.rng.getstate()))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
+    @_rules_run
     def observation(self, player: int) -> dict:
         """Exactly what one player may see now."""
         return self.game.observe(self, player)

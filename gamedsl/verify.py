@@ -195,7 +195,7 @@ def minimal_failure(game, players: int, examples: int, max_moves: int, seed: int
 def failure_scenario(game_path: str, run: Playout, error) -> str:
     """A scenario file that replays a failing game (gamedsl test reproduces the failure)."""
     import json
-    lines = [f"# gamedsl verify found: {error}",
+    lines = ["# gamedsl verify found: " + str(error).replace("\n", "\n# "),
              f"# reproduce with: gamedsl test {game_path} THIS_FILE",
              f"name: {json.dumps('invariant failure found by gamedsl verify')}",
              f"players: {run.players}",

@@ -209,3 +209,19 @@ round { if has(deck, run3) { say "yes" } }
 ''')
     assert errs == [f"t.game:{line(1)}:58: error: a run holds one card of each rank: 'with at least' counts "
                     "the cards of another attribute"]
+
+
+def test_a_loop_that_surely_never_ends_is_an_error():
+    errs = diagnostics('''var n = 0
+action go { n += 1 }
+round {
+  while true { n += 1 }
+  while count(deck) > 0 { say "waiting" }
+  while n < 3 { n += 1 }
+  while count(deck) > 0 { move top(deck) to discard }
+  while n < 9 { choose go }
+  while false { say "never" }
+}
+''')
+    message = "this loop never ends once it begins: nothing in it changes what its condition reads"
+    assert errs == [f"t.game:{line(4)}:3: error: {message}", f"t.game:{line(5)}:3: error: {message}"]

@@ -554,3 +554,60 @@ def test_the_verbose_log_shows_each_consequence_after_the_moves_that_caused_it(t
     assert new_round
     for i in new_round:  # the round that ended, then the next one
         assert "is out of cards!" in "".join(lines[i - 2:i]), lines[i - 3:i + 1]
+
+
+# ---- a rule that fails while the game runs
+
+DRY = '''game "Dry"
+players 2
+attribute rank: 1, 2, 3
+cards rank
+zone deck: hidden, stack
+zone hand per player: owner
+action draw { move top(deck) to me.hand }
+setup { shuffle deck }
+round {
+  turn seat(1) { choose draw }
+  turn seat(2) { choose draw }
+}
+'''
+DRY_ERROR = ["dry.game:7:20: error: zone 'deck' is empty: it has no top card",
+             "    action draw { move top(deck) to me.hand }",
+             "                       ^^^^^^^^^",
+             "  during move 4 by P2 (round 2)"]
+
+
+def test_a_failing_rule_is_located_in_play_simulate_test_and_verify(tmp_path, capsys):
+    (tmp_path / "dry.game").write_text(DRY, encoding="utf-8")
+    assert main(["play", "dry.game", "--seats", "random", "--seed", "1", "--log", "d.jsonl"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err == DRY_ERROR + ["(the game stopped after move 4; its log is d.jsonl)"]
+    assert [line["type"] for line in lines_of(tmp_path / "d.jsonl")] == ["start", "move", "move", "move"]
+
+    assert main(["simulate", "dry.game", "--games", "2", "--seats", "random"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err == DRY_ERROR[:3] + [DRY_ERROR[3] + ", in game 1 (seed 0)"]
+
+    assert main(["verify", "dry.game", "--examples", "3"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[:4] == DRY_ERROR[:3] + [DRY_ERROR[3] + ", in a 2-player game"]
+    assert err[4] == "  the smallest failing game found: seed 0, 4 moves: draw; draw; draw; draw"
+
+    assert main(["test", "dry.game", "verify-failure-dry-2p.yaml"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err == DRY_ERROR[:3] + [DRY_ERROR[3] + ", at verify-failure-dry-2p.yaml:13"]
+
+
+def test_a_rule_that_loops_without_asking_anyone_is_stopped_and_named(tmp_path, capsys):
+    eights = (ROOT / "games" / "crazy_eights.game").read_text(encoding="utf-8")
+    wrong = eights.replace('if not can_play(me) "you have a card you can play, so you may not draw"',
+                           'if can_play(me) "you have a card you can play, so you may not draw"')
+    assert wrong != eights
+    (tmp_path / "typo.game").write_text(wrong, encoding="utf-8")
+    assert main(["simulate", "typo.game", "--games", "1", "--seats", "random"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("typo.game:135:7: error: the rules ran 1,000,000 steps without asking for a move: "
+                          "this loop never ends\n"
+                          "          while not turn_over { choose play, draw, pass }\n"
+                          "          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+                          "  hint: a decision nobody can make is skipped")

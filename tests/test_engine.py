@@ -316,14 +316,73 @@ def test_a_failing_rule_reports_its_line():
 ''')
     with pytest.raises(GameRuntimeError) as info:
         game.new_state(players=2)
-    assert str(info.value).startswith(f"t.game:{HEADER.count(chr(10)) + 3}:3: runtime error: zone 'pile' is empty")
+    assert str(info.value) == f"""t.game:{HEADER.count(chr(10)) + 3}:8: error: zone 'pile' is empty: it has no top card
+      move top(pile) to table
+           ^^^^^^^^^
+  while the game is set up, before the first move"""
+
+
+def test_a_rule_failing_in_the_heuristic_or_the_end_of_the_game_is_located_with_its_moment():
+    game = load('''action go { move top(deck) to table }
+round { deal 1 from deck to hand  turn seat(2) { choose go } }
+end game when log > 0 and top(pile).rank == 1
+heuristic count(table) + number(top(pile).rank)
+''')
+    line = HEADER.count(chr(10)) + 3
+    state = game.new_state(players=2, seed=1)
+    with pytest.raises(GameRuntimeError) as info:
+        state.evaluate(0)
+    assert str(info.value) == f"""t.game:{line + 1}:33: error: zone 'pile' is empty: it has no top card
+    heuristic count(table) + number(top(pile).rank)
+                                    ^^^^^^^^^
+  while the game is set up, before the first move"""
+    state.set_var("log", 1)
+    with pytest.raises(GameRuntimeError) as info:
+        state.apply_action(state.legal_actions()[0])
+    assert str(info.value).splitlines()[0] == f"t.game:{line}:27: error: zone 'pile' is empty: it has no top card"
+    assert str(info.value).splitlines()[-1] == "  during move 1 by P2 (round 1)"
+
+
+def test_a_player_variable_never_set_is_nobody_and_using_it_as_a_player_is_located():
+    game = load('''var winner: player
+action go { winner.turns += 1 }
+round { turn seat(1) { choose go } }
+''')
+    state = game.new_state(players=2)
+    assert state.var("winner") is None and state.observation(0)["vars"]["winner"] is None
+    with pytest.raises(GameRuntimeError) as info:
+        state.apply_action(state.legal_actions()[0])
+    assert str(info.value).splitlines()[:3] == [
+        f"t.game:{HEADER.count(chr(10)) + 2}:13: error: nobody is used here as a player: a player variable "
+        "that was never set",
+        "    action go { winner.turns += 1 }",
+        "                ^^^^^^^^^^^^"]
+    assert "hint: set it first, or test it before use: 'if x != nobody'" in str(info.value)
 
 
 def test_a_loop_that_never_asks_for_a_move_is_stopped():
-    game = load('''round { while true { log += 1 } }
+    game = load('''round { while log >= 0 { log += 1 } }
 ''')
-    with pytest.raises(GameRuntimeError, match="never ends"):
+    with pytest.raises(GameRuntimeError, match="never ends") as info:
         game.new_state(players=2)
+    assert str(info.value).splitlines()[:3] == [
+        f"t.game:{HEADER.count(chr(10)) + 1}:9: error: the rules ran 1,000,000 steps without asking for a "
+        "move: this loop never ends",
+        "    round { while log >= 0 { log += 1 } }",
+        "            ^^^^^^^^^^^^^^^^^^^^^^^^^^^"]
+
+
+def test_a_loop_whose_decisions_nobody_can_make_is_stopped_soon_and_named():
+    game = load('''var done = false
+action go if log > 100 "never" { done = true }
+round { while not done { choose go } }
+''')
+    with pytest.raises(GameRuntimeError) as info:
+        game.new_state(players=2)
+    text = str(info.value)
+    assert text.startswith(f"t.game:{HEADER.count(chr(10)) + 3}:9: error: the rules ran 1,000,000 steps without "
+                           "asking for a move: this loop never ends")
+    assert "hint: a decision nobody can make is skipped: one was skipped 9,901 times since the last move" in text
 
 
 def test_random_choices_come_from_the_seed():
@@ -421,8 +480,9 @@ def test_triggers_that_fire_each_other_for_ever_are_stopped():
 on move c to table { move c to pile }
 round { move top(deck) to pile }
 ''')
-    with pytest.raises(GameRuntimeError, match="never ends"):
+    with pytest.raises(GameRuntimeError, match="this trigger keeps firing: triggers set each other off") as info:
         game.new_state(players=2)
+    assert str(info.value).startswith(f"t.game:{HEADER.count(chr(10)) + 2}:1: error: ")
 
 
 def test_cards_in_a_zone_marked_out_stay_out_of_the_game():

@@ -55,7 +55,7 @@ from hypothesis.extra.lark import LarkStrategy, from_lark
 from lark.grammar import NonTerminal
 
 import gamedsl
-from gamedsl import GamedslError, SourceError, syntax
+from gamedsl import GamedslError, GameRuntimeError, SourceError, syntax
 from gamedsl.scenario import Failure, run_scenario
 
 try:
@@ -295,8 +295,9 @@ def play(game, players: int, seed: int, moves: int = MOVE_CAP) -> tuple[str, int
         return "runtime error", 0
     except GamedslError as exc:
         assert str(exc).strip(), f"{type(exc).__name__} without a message"
-        # Allowed either way; counted, since an error without file:line:column is harder to act on.
-        located = re.match(r"\S[^\n]*?:\d+:\d+: ", str(exc))
+        located = re.match(r"\S[^\n]*?:\d+:\d+: error: ", str(exc))
+        # a rule that fails is reported at its place in the game file, with the moment it failed
+        assert located or not isinstance(exc, GameRuntimeError), f"a runtime error without a location: {exc}"
         return ("runtime error" if located else "runtime error without a location"), 0
 
 
@@ -934,7 +935,10 @@ def check_scenario(game, path: str) -> tuple[int, int]:
         assert isinstance(f.line, int) and f.line >= 0, f"a failure without a line: {f!r}"
         assert isinstance(f.message, str) and f.message.strip(), f"a failure without a message: {f!r}"
         assert f.path == path
-        assert f.format().startswith(f"{path}:{f.line}: error: ")
+        if f.located:  # a rule of the game failed: it names its own place in the game file
+            assert re.match(r"\S[^\n]*?:\d+:\d+: error: ", f.format()), f.format()
+        else:
+            assert f.format().startswith(f"{path}:{f.line}: error: " if f.line else f"{path}: error: ")
     return len(failures), checks
 
 
