@@ -77,12 +77,30 @@ def _reseeded(state, rng):
 
 
 def _settle(state, me: int):
-    """Let the others answer an open reaction window or race, so a move's effect shows: they let
-    the moment pass (in a race, they make their first move)."""
-    no_reaction = state.prog.no_reaction.first_id if state.prog.no_reaction is not None else None
+    """Let the others answer an open reaction window or race, so a move's effect shows: each
+    answers what is best for them if everyone after them let the moment pass (a player with one
+    card left who does not say so is caught), in a race they make their first move."""
     while state.window is not None and not state.terminal and state.current_player() != me:
         legal = state.legal_actions()
-        state.apply_action(no_reaction if no_reaction in legal else legal[0])
+        if len(legal) > 1 and state.window[0] == "react":
+            p = state.current_player()
+            legal = [max(legal, key=lambda a: _answer_value(state, a, p))]
+        state.apply_action(_passing(state, legal))
+
+
+def _passing(state, legal: list) -> int:
+    """The move that lets a moment pass (in a race, the first move)."""
+    no_reaction = state.prog.no_reaction.first_id if state.prog.no_reaction is not None else None
+    return no_reaction if no_reaction in legal else legal[0]
+
+
+def _answer_value(state, action: int, player: int) -> float:
+    """How good an answer in a reaction window is for the player making it, if nobody after them reacts."""
+    after = state.clone(past=False)
+    after.apply_action(action)
+    while after.window is not None and not after.terminal and after.pending is not None:
+        after.apply_action(_passing(after, after.legal_actions()))
+    return after.evaluate(player)
 
 
 BOTS = {"random": RandomAgent, "greedy": GreedyAgent}

@@ -203,7 +203,7 @@ class Compiler(StatementCompiler, ExpressionCompiler):
             wild_changes={a: tuple(ch) for a, ch in self.wild_changes.items()},
             attr_sizes={name: len(values) for name, values, _ in self.attr_list},
             matcher=Matcher(self.card_attr_tables) if self.pattern_list else None, source_map=self.source_map,
-            block_spans=self.block_spans)
+            block_spans=self.block_spans, action_bodies=frozenset(a.body for a in self.action_list if a.body))
 
     def endless_loops(self):
         """Report every `while` loop that surely never ends once it begins (see loops.py)."""

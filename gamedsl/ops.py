@@ -268,6 +268,8 @@ def resolve_window(s, fr):
         return
     if deferred is not None:
         s.decide(deferred, window=ran)  # after a reaction, others may react to it
+    else:
+        s.last_actor = -1  # a race is over: nobody is still in motion from it
 
 
 def end_op(what):

@@ -122,6 +122,7 @@ class Program:
     matcher: object = None  # patterns.Matcher over this game's cards
     move_index: dict = attrs.Factory(dict)  # (from, to) zone instances -> the move triggers that may match
     source_map: object = None  # codegen.SourceMap: the generated code's lines -> spans of the game file
+    action_bodies: frozenset = frozenset()  # the ops of every action's body (a move in progress)
     block_spans: dict = attrs.Factory(dict)  # ops of a loop, round or trigger -> (span, kind): to name one that never ends
 
     def move_triggers(self, src: int, dest: int) -> tuple:

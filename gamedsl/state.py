@@ -266,7 +266,7 @@ class State:
 
         In a game with `anytime` actions, the players who could react now are asked first:
         a reaction window (see open_window)."""
-        if window and self._react_first(player, ("ask", player, actions)):
+        if window and not self._in_move(player) and self._react_first(player, ("ask", player, actions)):
             return
         legal: list[int] = []
         if player == self.me:
@@ -287,6 +287,14 @@ class State:
         else:  # skipped: nobody may decide on nothing for ever
             self.skips += 1
             self.count_step(ops.SKIP_STEPS)
+
+    def _in_move(self, player: int) -> bool:
+        """Whether this decision is part of a move the player is still making (a colour to name
+        after a joker, a card to lay after the first): no reaction window comes in between."""
+        if player != self.me or not self.prog.reactions:
+            return False
+        bodies = self.prog.action_bodies
+        return any(fr[0] in bodies for fr in self.stack)
 
     def race(self, racers: list, actions: tuple, window: bool = True):
         """Every racer answers at once with one of the actions; the answers run fastest first.
