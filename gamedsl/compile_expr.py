@@ -428,8 +428,10 @@ class ExpressionCompiler:
         key = self.fn_code(e.by, inner, T.NUM)
         cond = f" if {self.fn_code(e.where, inner, T.BOOL)}" if e.where is not None else ""
         elem = inner.names[e.args[0].item.name][1]
-        # max and min return the first of equal elements, as best and worst promise; -1: none at all
-        return f"{helper}(({var} for {var} in {dcode}{cond}), key=lambda {var}: ({key}), default=-1)", elem
+        # max and min return the first of equal elements, as best and worst promise; none at all:
+        # nobody (a player), no card (-1)
+        none = "None" if elem == T.PLAYER else "-1"
+        return f"{helper}(({var} for {var} in {dcode}{cond}), key=lambda {var}: ({key}), default={none})", elem
 
     def call_best(self, e, scope):
         return self._best(e, scope, "max")

@@ -693,3 +693,17 @@ def test_a_bare_value_assigned_to_a_value_variable_takes_its_attribute():
     game = load('''var r: rank = 1
 round { r = 3  log = number(r)  end game }''')
     assert game.new_state(players=2, seed=1).var("log") == 3
+
+
+def test_best_of_no_player_is_nobody_and_of_no_card_is_no_card():
+    game = load('''var who: player
+var which: card
+action go { }
+setup {
+  who = best(p in players if p.turns > 5 by 0)
+  which = best(c in table by 0)
+}
+round { choose go  end game }
+''')
+    state = game.new_state(players=2)
+    assert state.var("who") is None and state.var("which") == -1
