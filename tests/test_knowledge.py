@@ -230,3 +230,32 @@ def test_mad_king_shows_each_player_exactly_their_own_secrets():
         zones = state.observation(p)["zones"]
         assert zones["king"]["known"] == [king]
         assert all("known" in zones["muse"][f"P{q + 1}"] for q in range(3) if q != p)
+
+
+def test_a_card_replenishing_laws_face_down_pile_leaks_to_nobody():
+    """Law's 9♣: the card that replenishes the face-down discard pile is revealed to nobody; only
+    the player on turn (who may take it) looks at it. Re-dealing what each player cannot see
+    changes neither their view nor their moves (the no-leak property)."""
+    import yaml
+    from pathlib import Path
+
+    from gamedsl import verify
+    from gamedsl.scenario import Runner
+
+    root = Path(__file__).resolve().parent.parent
+    law = gamedsl.load_game(root / "games" / "law.game")
+    path = root / "tests" / "scenarios" / "law" / "9c_a_replenished_top_is_not_revealed.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc["moves"] = doc["moves"][:1]           # P1 takes the only discard: 7♠ replenishes the pile
+    doc.pop("expect", None)
+    short = Path(str(path.parent / "_replenished.yaml"))
+    runner = Runner(law, str(short))
+    runner.run(yaml.compose(yaml.safe_dump(doc, allow_unicode=True)))
+    state = runner.state
+    top = law.card_name(state.zone_cards("discard")[-1])
+    assert top == "7♠"
+    views = {p: state.observation(p)["zones"]["discard"] for p in range(3)}
+    assert views[0] == {"count": 1, "top": "7♠"}
+    assert views[1] == views[2] == {"count": 1}
+    for seed in range(20):
+        verify.check_no_leak(state, random.Random(seed))
