@@ -1,6 +1,6 @@
 """`python -m gamedsl`: the gamedsl command line."""
 import sys
 
-from .cli import main
+from .tools.cli import main
 
 sys.exit(main())

@@ -2,7 +2,7 @@
 import json
 from pathlib import Path
 
-from gamedsl.cli import main
+from gamedsl.tools.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

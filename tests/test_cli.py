@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import gamedsl
-from gamedsl import agents
-from gamedsl.cli import main
+from gamedsl import bots as agents
+from gamedsl.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = str(ROOT / "games" / "laus.game")
@@ -515,7 +515,7 @@ def test_a_person_answering_a_window_is_timed_and_enter_lets_it_pass():
 # ---- modules that are not installed
 
 def test_a_missing_optional_module_names_its_extra_and_exits_2(monkeypatch, capsys):
-    from gamedsl import cli
+    from gamedsl.tools import cli
 
     def needs_an_extra(args):
         raise ModuleNotFoundError("No module named 'fancy.part'", name="fancy.part")
@@ -532,7 +532,7 @@ def test_a_missing_optional_module_names_its_extra_and_exits_2(monkeypatch, caps
 
 
 def test_every_extra_named_for_a_module_is_declared():
-    from gamedsl import cli
+    from gamedsl.tools import cli
 
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     extras = text.split("[project.optional-dependencies]", 1)[1].split("\n[", 1)[0]

@@ -487,7 +487,7 @@ round { move top(deck) to pile }
 ''')
     with pytest.raises(GameRuntimeError, match="this trigger keeps firing: triggers set each other off") as info:
         game.new_state(players=2)
-    assert str(info.value).startswith(f"t.game:{HEADER.count(chr(10)) + 2}:1: error: ")
+    assert str(info.value).startswith(f"t.game:{HEADER.count(chr(10)) + 1}:1: error: ")
 
 
 def test_cards_in_a_zone_marked_out_stay_out_of_the_game():
@@ -586,7 +586,7 @@ round { deal 2 from deck to hand  turn seat(1) { choose keep }  turn seat(2) { c
     # P1 has kept a card: their hand is shown to everyone (the owner, for a per-player zone)
     assert state.observation(1)["zones"]["hand"]["P1"] == [game.card_name(state.zone_cards("hand", 0)[0])]
     assert state.observation(0)["zones"]["hand"]["P2"] == {"count": 2}
-    from gamedsl import knowledge
+    from gamedsl.engine import knowledge
     assert not any(inst == game.zone_instance("hand", 0) for inst, _ in knowledge.hidden_slots(state, 1))
 
 

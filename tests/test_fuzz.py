@@ -55,8 +55,9 @@ from hypothesis.extra.lark import LarkStrategy, from_lark
 from lark.grammar import NonTerminal
 
 import gamedsl
-from gamedsl import GamedslError, GameRuntimeError, SourceError, syntax
-from gamedsl.scenario import Failure, run_scenario
+from gamedsl import GamedslError, GameRuntimeError, SourceError
+from gamedsl.language import syntax
+from gamedsl.tools.scenario import Failure, run_scenario
 
 try:
     import resource
@@ -1009,7 +1010,7 @@ def log_dir(tmp_path_factory):
     for g in GAMES:
         shutil.copy(g, folder / g.name)
     log = folder / "base.jsonl"
-    from gamedsl.cli import main
+    from gamedsl.tools.cli import main
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         rc = main(["play", str(folder / "laus.game"), "--seed", "3", "--seats", "random,random,random",
@@ -1020,7 +1021,7 @@ def log_dir(tmp_path_factory):
 
 def run_cli(argv: list[str]) -> tuple[int, str, str]:
     """Run the gamedsl command in this process (a child): stdin empty and not a terminal."""
-    from gamedsl.cli import main
+    from gamedsl.tools.cli import main
     out, err = io.StringIO(), io.StringIO()
     sys.stdin = io.StringIO("")
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

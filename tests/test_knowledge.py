@@ -5,8 +5,8 @@ from collections import Counter
 import pytest
 
 import gamedsl
-from gamedsl import knowledge
-from gamedsl.agents import GreedyAgent
+from gamedsl.engine import knowledge
+from gamedsl.bots import GreedyAgent
 
 KINDS = '''game "K"
 players 2 to 3
@@ -239,8 +239,8 @@ def test_a_card_replenishing_laws_face_down_pile_leaks_to_nobody():
     import yaml
     from pathlib import Path
 
-    from gamedsl import verify
-    from gamedsl.scenario import Runner
+    from gamedsl.tools import verify
+    from gamedsl.tools.scenario import Runner
 
     root = Path(__file__).resolve().parent.parent
     law = gamedsl.load_game(root / "games" / "law.game")

@@ -5,7 +5,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from gamedsl.patterns import Matcher, Order, Shape, can_make, makes
+from gamedsl.engine.patterns import Matcher, Order, Shape, can_make, makes
 
 # ---- a standard deck: rank 2..A (0..12), suit clubs, spades, hearts, diamonds (0..3), id = rank*4 + suit
 RANKS, SUITS = "23456789TJQKA", "cshd"

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 import gamedsl
-from gamedsl import knowledge, verify
+from gamedsl.engine import knowledge
+from gamedsl.tools import verify
 from gamedsl.errors import InvariantViolation
 
 ROOT = Path(__file__).resolve().parent.parent

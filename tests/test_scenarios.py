@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 import gamedsl
-from gamedsl.scenario import run_scenario
+from gamedsl.tools.scenario import run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("*/*.yaml"))

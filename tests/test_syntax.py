@@ -2,7 +2,7 @@
 import pytest
 
 import gamedsl
-from gamedsl.syntax import parse
+from gamedsl.language.syntax import parse
 
 
 def errors(src: str) -> str:

@@ -5,7 +5,7 @@ from lark import Token, Transformer, v_args
 from lark.exceptions import VisitError
 
 from . import model as m
-from .errors import Diagnostic, SourceError, Span
+from ..errors import Diagnostic, SourceError, Span
 from .syntax import parse
 
 

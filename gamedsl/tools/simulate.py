@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import statistics
 
-from . import types as T
-from .agents import BOTS, make_bot
-from .errors import GamedslError, GameRuntimeError
+from ..language import types as T
+from ..bots import BOTS, make_bot
+from ..errors import GamedslError, GameRuntimeError
 
 
 def bot_seed(game_seed: int, seat: int) -> int:

@@ -19,11 +19,12 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from . import __version__, render
-from . import types as T
-from .agents import BOTS, make_bot
-from .errors import GameRuntimeError, GamedslError, SourceError
-from .game import load_game
+from ..version import __version__
+from . import render
+from ..language import types as T
+from ..bots import BOTS, make_bot
+from ..errors import GameRuntimeError, GamedslError, SourceError
+from ..engine import load_game
 from .human import HumanSeat, Quit
 from .logfile import path_exists
 from .logfile import (LogError, LogWriter, end_mismatch, file_sha256, game_path, read_log,

@@ -8,7 +8,7 @@ from pathlib import Path
 import lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from .errors import Diagnostic, SourceError, Span
+from ..errors import Diagnostic, SourceError, Span
 
 # How a user would name each kind of token, instead of Lark's terminal names.
 _WORDS = {
@@ -26,7 +26,7 @@ def grammar_text() -> str:
     try:
         return resources.files("gamedsl.grammar").joinpath("gamedsl.lark").read_text(encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError):
-        path = Path(__file__).resolve().parent.parent / "grammar" / "gamedsl.lark"
+        path = Path(__file__).resolve().parents[2] / "grammar" / "gamedsl.lark"
         return path.read_text(encoding="utf-8")
 
 

@@ -11,8 +11,8 @@ from collections import Counter
 
 import attrs
 
-from .errors import GamedslError, IllegalAction, InvariantViolation
-from .knowledge import redeal
+from ..errors import GamedslError, IllegalAction, InvariantViolation
+from ..engine.knowledge import redeal
 
 
 @attrs.define

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from .program import MAX_SEATS
+from ..language.program import MAX_SEATS
 
 
 def back_key(prog, card: int) -> tuple:
@@ -73,7 +73,7 @@ def redeal(state, player: int, rng: random.Random, reseed: bool = False, past: b
                 other.z[inst][i] = c
                 other.loc[c] = inst
         if reseed:
-            other.rng.seed(rng.getrandbits(64))
+            other.reseed(rng.getrandbits(64))
         other.refresh(window=False)  # the same decision, worked out again from the new cards
         if decision(other) == want:
             return other

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import attrs
 
-from .errors import Span
+from ..errors import Span
 
 node = attrs.frozen(kw_only=True)
 

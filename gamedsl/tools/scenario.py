@@ -9,9 +9,9 @@ from pathlib import Path
 import attrs
 import yaml
 
-from . import types as T
+from ..language import types as T
 from . import verify
-from .errors import GameRuntimeError, GamedslError, IllegalAction, did_you_mean
+from ..errors import GameRuntimeError, GamedslError, IllegalAction, did_you_mean
 
 TOP_KEYS = {"name", "players", "seed", "options", "random", "shuffles", "deal", "vars", "moves", "expect"}
 MOVE_KEYS = {"illegal", "reason", "expect", "auto", "set", "say"}

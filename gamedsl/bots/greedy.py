@@ -1,22 +1,10 @@
-"""Bots that choose moves: uniformly random, and greedy on the game's declared heuristic."""
+"""The greedy bot: the move after which the game's declared heuristic is best, on average over
+worlds consistent with what it knows."""
 from __future__ import annotations
 
 import random
 
-from .knowledge import hidden_slots, redeal
-
-
-class RandomAgent:
-    """Picks a legal move uniformly at random, from its own seeded RNG."""
-
-    name = "random"
-
-    def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
-
-    def choose(self, state) -> int:
-        legal = state.legal_actions()
-        return legal[self.rng.randrange(len(legal))]
+from ..engine.knowledge import hidden_slots, redeal
 
 
 class GreedyAgent:
@@ -72,7 +60,7 @@ class GreedyAgent:
 def _reseeded(state, rng):
     """A copy with a fresh random future (the cards as they are)."""
     other = state.clone(past=False)
-    other.rng.seed(rng.getrandbits(64))
+    other.reseed(rng.getrandbits(64))
     return other
 
 
@@ -101,11 +89,3 @@ def _answer_value(state, action: int, player: int) -> float:
     while after.window is not None and not after.terminal and after.pending is not None:
         after.apply_action(_passing(after, after.legal_actions()))
     return after.evaluate(player)
-
-
-BOTS = {"random": RandomAgent, "greedy": GreedyAgent}
-
-
-def make_bot(kind: str, seed: int):
-    """A bot by name; raises KeyError for an unknown kind."""
-    return BOTS[kind](seed)

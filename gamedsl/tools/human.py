@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.text import Text
 
 from . import render
-from .errors import IllegalAction
+from ..errors import IllegalAction
 
 QUIT_WORDS = ("quit", "exit")
 HELP_WORDS = ("help", "?")

@@ -34,35 +34,9 @@ import itertools
 
 import attrs
 
+from ..language.program import Order, Shape, Spec
+
 __all__ = ["Order", "Shape", "Spec", "Matcher", "makes", "can_make"]
-
-
-@attrs.frozen(cache_hash=True)
-class Order:
-    """An order a run may follow: each card's position in it (None: none), and all its positions, ascending."""
-
-    position: tuple[int | None, ...]
-    positions: tuple[int, ...]
-
-
-@attrs.frozen(cache_hash=True)
-class Shape:
-    """The static shape of a pattern: the attributes its cards share, and what its run is made of."""
-
-    same: tuple[str, ...] = ()
-    run: str | None = None
-    orders: tuple[Order, ...] = ()
-
-
-@attrs.frozen(cache_hash=True)
-class Spec:
-    """A pattern's run-time arguments, for one player at one moment: its size, required values,
-    wild cards and merged values (see the module docstring)."""
-
-    size: int
-    withs: tuple = ()
-    wild: tuple = ()
-    classes: tuple = ()
 
 
 class Matcher:

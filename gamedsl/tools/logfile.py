@@ -21,7 +21,7 @@ from pathlib import Path
 
 import attrs
 
-from .errors import GamedslError
+from ..errors import GamedslError
 
 VERSION = 1
 

@@ -1,0 +1,254 @@
+"""The State's operations on cards and zones: moving, dealing, shuffling, gathering, revealing,
+and what the rules read of them (a mixin of State)."""
+from __future__ import annotations
+
+from ..errors import GameRuntimeError
+from ..language.program import MAX_SEATS
+
+
+class Cards:
+    """move, deal, shuffle, gather, reveal... (the statements' effects), and reading zones and variables."""
+
+    __slots__ = ()
+
+    def move(self, card: int, dest: int, bottom: bool = False):
+        if card is None or card < 0:
+            raise GameRuntimeError("there is no card to move")
+        self.ver += 1
+        src = self.loc[card]
+        cards = self.z[src]
+        if cards[-1] == card:
+            cards.pop()
+        else:
+            cards.remove(card)
+        if bottom:
+            self.z[dest].insert(0, card)
+        else:
+            self.z[dest].append(card)
+        self.loc[card] = dest
+        if self.known:
+            self.known.pop(card, None)
+        if self.move_hooks:
+            self._moved(card, src, dest)
+
+    def move_top(self, n: int, src: int, dest: int, bottom: bool = False):
+        source = self.z[src]
+        self.ver += 1
+        if self.move_hooks or bottom:
+            for _ in range(min(n, len(source))):
+                self.move(source[-1], dest, bottom)
+            return
+        target, loc = self.z[dest], self.loc
+        for _ in range(min(n, len(source))):
+            card = source.pop()
+            target.append(card)
+            loc[card] = dest
+            if self.known:
+                self.known.pop(card, None)
+
+    def move_all(self, src: int, dest: int, bottom: bool = False):
+        cards = list(self.z[src])
+        self.ver += 1
+        if self.move_hooks or bottom:
+            for c in (reversed(cards) if bottom else cards):
+                self.move(c, dest, bottom)
+            return
+        self.z[dest].extend(cards)
+        self.z[src].clear()
+        loc = self.loc
+        for c in cards:
+            loc[c] = dest
+        if self.known:
+            self.forget(cards)
+
+    def deal(self, n: int, src: int, base: int, start: int):
+        for p in _from(self.alive, start):
+            self.move_top(n, src, base + p)
+
+    def eliminate(self, player: int):
+        """Take a player out of the game: `players`, `next` and the turns skip them from now on."""
+        if not self.out >> player & 1:
+            self.ver += 1
+            self.out |= 1 << player
+            self.alive = tuple(p for p in self.alive if p != player)
+
+    def shuffle(self, zone: int):
+        """Shuffle a zone with the seeded RNG (or into the next fixed order of a scenario)."""
+        fixed = self.fixed_shuffles.pop(0) if self.fixed_shuffles else None
+        self.ver += 1
+        if fixed is not None:  # a scenario's fixed order (None there: this shuffle is left to the seed)
+            order = self.game.same_cards(fixed, self.z[zone])
+            if order is None:
+                raise GameRuntimeError(f"the fixed shuffle does not hold the cards of "
+                                       f"'{self.game.zone_instance_name(zone)}'")
+            self.z[zone] = order
+        else:
+            self.own_rng().shuffle(self.z[zone])
+        if self.known:
+            self.forget(self.z[zone])  # known to be here, but no longer where
+
+    def gather(self, zone: int):
+        """Every card, from every zone, into one zone, in card order; cards in zones marked `out`
+        (out of the game) stay where they are."""
+        out = self.prog.out_zones
+        self.ver += 1
+        if not out:
+            for cards in self.z:
+                cards.clear()
+            self.known.clear()
+            self.z[zone] = list(range(len(self.loc)))
+            self.loc = [zone] * len(self.loc)
+            return
+        kept = [c for c in range(len(self.loc)) if self.loc[c] not in out]
+        for k, cards in enumerate(self.z):
+            if k not in out:
+                cards.clear()
+        self.forget(kept)
+        self.z[zone] = kept
+        for c in kept:
+            self.loc[c] = zone
+
+    def in_play(self) -> tuple:
+        """Every card not in a zone marked `out` (out of the game)."""
+        out = self.prog.out_zones
+        return tuple(c for c, zone in enumerate(self.loc) if zone not in out)
+
+    def reveal(self, card: int, player: int | None):
+        """Show a card to one player (or to everyone) where it lies: they know it until it moves."""
+        if card is None or card < 0:
+            raise GameRuntimeError("there is no card to reveal")
+        mask = (1 << self.np) - 1 if player is None else 1 << player
+        self.known[card] = self.known.get(card, 0) | mask
+
+    def knows(self, player: int, card: int) -> bool:
+        """Whether a player has been shown this card since it last moved."""
+        return bool(self.known.get(card, 0) >> player & 1)
+
+    def sees_card(self, player: int, card: int) -> bool:
+        """Whether a player sees a card where it lies, or knows it from a reveal."""
+        if card is None or card < 0:
+            raise GameRuntimeError("there is no card here")
+        zone = self.loc[card]
+        cards = self.z[zone]
+        return self.game.sees(self, zone, player, cards[-1] == card) or self.knows(player, card)
+
+    def forget(self, cards):
+        for c in cards:
+            self.known.pop(c, None)
+
+    def top(self, zone: int) -> int:
+        cards = self.z[zone]
+        if not cards:
+            raise GameRuntimeError(f"zone '{self.game.zone_instance_name(zone)}' is empty: it has no top card")
+        return cards[-1]
+
+    def bottom(self, zone: int) -> int:
+        cards = self.z[zone]
+        if not cards:
+            raise GameRuntimeError(f"zone '{self.game.zone_instance_name(zone)}' is empty")
+        return cards[0]
+
+    def pick(self, items):
+        """A random element, from the seeded RNG (or the next fixed choice of a scenario)."""
+        if not items:
+            raise GameRuntimeError("random() of an empty collection")
+        if self.fixed_random:
+            choice = self.fixed_random.pop(0)
+            if choice not in items:
+                raise GameRuntimeError(f"the fixed random choice {choice} is not among {list(items)}")
+            return choice
+        return items[self.own_rng().randrange(len(items))]
+
+    def _moved(self, card: int, src: int, dest: int):
+        if self.arrivals is not None and dest in self.arrivals:
+            self.arrivals[dest][card] += 1
+        for t in self.game.move_triggers(src, dest):
+            env = [None] * t.nlocals
+            env[0] = card
+            if not (_zone_matches(t.source, src, env) and _zone_matches(t.dest, dest, env)):
+                continue
+            if t.cond is None or t.cond(self, env):
+                self.fired.append([t.entry, env, [], None, None])
+
+    def zone_cards(self, zone: str, player: int | None = None) -> list[int]:
+        """The card ids in a zone, bottom to top."""
+        return list(self.z[self.game.zone_instance(zone, player)])
+
+    def var(self, name: str, who: int | None = None):
+        """A variable's value; `who` is the player (or the card) of a per-player (per-card) variable."""
+        var = self.prog.var_by_name[name]
+        if var.per_player or var.per_card:
+            if who is None:
+                raise KeyError(f"variable '{name}' belongs to each {'player' if var.per_player else 'card'}: "
+                               "give the player or card")
+            return self.v[var.base + who]
+        return self.v[var.base]
+
+    def set_var(self, name: str, value, who: int | None = None):
+        var = self.prog.var_by_name[name]
+        self.ver += 1
+        self.v[var.base + (who if var.per_player or var.per_card else 0)] = value
+
+    def rig(self, zones: dict, rest: int | None = None):
+        """Put exactly the given cards in the given zones (a scenario's fixed deal).
+
+        Cards that were in those zones and are not listed take the places the listed cards
+        leave (any left over go to the `rest` zone), so every card stays in exactly one zone.
+        """
+        listed = [c for cards in zones.values() for c in cards]
+        self.ver += 1
+        if len(set(listed)) != len(listed):
+            dup = next(c for c in listed if listed.count(c) > 1)
+            raise ValueError(f"{self.game.card_name(dup)} is listed twice")
+        wanted = set(listed)
+        self.forget(listed)
+        for zone in zones:
+            self.forget(self.z[zone])
+        displaced = [c for zone in zones for c in self.z[zone] if c not in wanted]
+        vacancies = [(self.loc[c], self.z[self.loc[c]].index(c)) for c in listed if self.loc[c] not in zones]
+        extra = []
+        if rest is not None:
+            extra = displaced[len(vacancies):]
+            displaced = displaced[:len(vacancies)]
+        if len(displaced) > len(vacancies):
+            left = displaced[len(vacancies):]
+            names = ", ".join(self.game.card_name(c) for c in left[:8]) + (
+                f" and {len(left) - 8} more" if len(left) > 8 else "")
+            raise ValueError(f"these cards would be left without a zone: {names}; say where they go, "
+                             "or name a zone for the rest with 'rest: ZONE'")
+        for (zone, i), c in zip(vacancies, displaced):
+            self.z[zone][i] = c
+            self.loc[c] = zone
+        for zone, i in vacancies[len(displaced):]:
+            self.z[zone][i] = None
+        for zone in {zone for zone, _ in vacancies}:
+            self.z[zone] = [c for c in self.z[zone] if c is not None]
+        for zone, cards in zones.items():
+            self.z[zone] = list(cards)
+            for c in cards:
+                self.loc[c] = zone
+        if extra:
+            self.z[rest][0:0] = extra  # under what the zone holds (or was given): its top cards stay on top
+            for c in extra:
+                self.loc[c] = rest
+
+
+def _from(seats: tuple, first: int) -> tuple:
+    """The seats in turn order from `first` (or from the next seat after it still in the game)."""
+    for k, p in enumerate(seats):
+        if p >= first:
+            return seats[k:] + seats[:k]
+    return seats
+
+
+def _zone_matches(pattern, zone: int, env: list) -> bool:
+    if pattern is None:
+        return True
+    base, per_player, slot = pattern
+    if not per_player:
+        return zone == base
+    if not base <= zone < base + MAX_SEATS:
+        return False
+    if slot is not None:
+        env[slot] = zone - base
+    return True

@@ -1,0 +1,232 @@
+"""The State's decisions: asking a player, reaction windows and races, and why a move is not
+legal (a mixin of State)."""
+from __future__ import annotations
+
+from .cards import _from
+from .flow import SKIP_STEPS, action_exit, resolve_window
+
+
+class Decisions:
+    """ask, race, reaction windows; refresh after a change by hand; why_not."""
+
+    __slots__ = ()
+
+    def answer(self, player: int, action: int, time: float | None):
+        """An answer in a reaction window or race: it waits, with its reaction time, until everyone
+        has answered (the next player is asked; the last answer runs them all)."""
+        drawn = round(self.own_rng().uniform(0.3, 1.5), 3)
+        t = drawn if time is None else float(time)
+        self.times[self.moves - 1] = t
+        self.card_moves.append((player, -1, False, -1, False))
+        window = self.window
+        no_reaction = self.prog.no_reaction
+        if no_reaction is not None and action == no_reaction.first_id:
+            self.passes[player] += 1
+        window[3].append((t, len(window[3]), player, action, self.moves - 1))
+        window[2].pop(0)
+        self._pose_window()
+
+    def ask(self, player: int, actions, window: bool = True):
+        """Offer a decision to a player; with no legal move, the decision is skipped.
+
+        In a game with `anytime` actions, the players who could react now are asked first:
+        a reaction window (see open_window)."""
+        if window and not self._in_move(player) and self._react_first(player, ("ask", player, actions)):
+            return True
+        legal: list[int] = []
+        if player == self.me:
+            for act in actions:
+                act.legal(self, legal)
+        else:
+            prev, self.me = self.me, player
+            try:
+                for act in actions:
+                    act.legal(self, legal)
+            finally:
+                self.me = prev
+        if legal:
+            self.pending = (player, legal, actions)
+            if self.moves >= self.move_limit:
+                self.limit_hit = True
+                self.end_game()
+            return True
+        self.skips += 1  # skipped: nobody may decide on nothing for ever
+        self.count_step(SKIP_STEPS)
+        return False
+
+    def _in_move(self, player: int) -> bool:
+        """Whether this decision is part of a move the player is still making (a colour to name
+        after a joker, a card to lay after the first): no reaction window comes in between."""
+        if player != self.me or not self.prog.reactions:
+            return False
+        return any(fr[3] is action_exit for fr in self.stack)
+
+    def race(self, racers: list, actions: tuple, window: bool = True):
+        """Every racer answers at once with one of the actions; the answers run fastest first.
+
+        Like any decision, a race is preceded by a reaction window: the move that starts it may
+        also have left a player with something to say (their last card but one) before anyone races."""
+        if not racers:
+            return False
+        if window and self._react_first((self.me + 1) % self.np, ("race", tuple(racers), actions)):
+            return True
+        self.open_window("race", None, list(racers), actions)
+        return True
+
+    def decide(self, deferred, window: bool = True):
+        """Ask the decision a reaction window deferred: ("ask", player, actions) or ("race", racers, actions)."""
+        what, who, actions = deferred
+        if what == "race":
+            self.race(who, actions, window)
+        else:
+            self.ask(who, actions, window)
+
+    def _react_first(self, first: int, deferred) -> bool:
+        """Open a reaction window before a decision if some player (asked in turn order from `first`)
+        could react now; the decision waits in it."""
+        if not self.prog.reactions or self.window is not None or self.terminal:
+            return False
+        eligible = [p for p in _from(self.alive, first) if self.can_react(p)]
+        if eligible:
+            self.open_window("react", deferred, eligible, self.prog.reactions)
+        return bool(eligible)
+
+    def can_react(self, player: int) -> bool:
+        """Whether a player has an anytime move now (stops at the first one found)."""
+        legal: list[int] = []
+        prev, self.me = self.me, player
+        try:
+            for act in self.prog.reactions:
+                act.legal(self, legal)
+                if legal:
+                    return True
+        finally:
+            self.me = prev
+        return False
+
+    def reactions_of(self, player: int) -> list[int]:
+        """The anytime moves a player could make now."""
+        legal: list[int] = []
+        prev, self.me = self.me, player
+        try:
+            for act in self.prog.reactions:
+                act.legal(self, legal)
+        finally:
+            self.me = prev
+        return legal
+
+    def open_window(self, kind: str, deferred, players: list, actions: tuple):
+        """Ask several players at once: each answers without seeing the others' answers, with a
+        reaction time; then the answers run fastest first, each only if it is still legal then.
+
+        kind "react": the anytime moves, or no reaction; afterwards the deferred decision is asked.
+        kind "race": every listed player must answer with one of the race's actions."""
+        self.window = [kind, deferred, list(players), [], actions, self.last_actor if kind == "react" else -1]
+        self.window_start = self.moves
+        self._pose_window()
+
+    def _pose_window(self, keep: bool = False):
+        """Ask the next player in the window; one with nothing to answer is skipped (with keep, as
+        in a re-dealt copy of this moment, they are asked anyway and may only let it pass: who is
+        asked must not depend on cards others cannot see)."""
+        kind, _, queue, _, actions, _ = self.window
+        while queue:
+            player = queue[0]
+            if kind == "react":
+                legal = self.reactions_of(player)
+                offered = actions + (self.prog.no_reaction,)
+                if legal or keep:
+                    legal.append(self.prog.no_reaction.first_id)
+            else:
+                legal, prev, self.me = [], self.me, player
+                try:
+                    for act in actions:
+                        act.legal(self, legal)
+                finally:
+                    self.me = prev
+                offered = actions
+            if legal:
+                self.pending = (player, legal, offered)
+                if self.moves >= self.move_limit:
+                    self.limit_hit = True
+                    self.end_game()
+                return
+            queue.pop(0)
+        self._close_window()
+
+    def _close_window(self):
+        """Every answer is in: run them fastest first (ties in the order asked)."""
+        kind, deferred, _, answers, _, first = self.window
+        self.window = None
+        # The player whose move opened a reaction window is still in motion: their answer
+        # comes first ("say ЛОЛ! as you play"); the others count fastest first.
+        answers.sort(key=lambda a: (a[2] != first, a[0], a[1]))
+        self.stack.append([resolve_window, [answers, deferred, False], [], None, None])
+
+    def still_legal(self, player: int, action: int) -> bool:
+        act, _ = self.game.decoded[action]
+        legal: list[int] = []
+        prev, self.me = self.me, player
+        try:
+            act.legal(self, legal)
+        finally:
+            self.me = prev
+        return action in legal
+
+    def _refresh(self, window: bool = True):
+        """Recompute the pending decision after a scenario changed the state by hand.
+
+        With window=False (a re-dealt copy of the same moment), no new reaction window opens."""
+        self.ver += 1  # a scenario may have set zones or variables by hand
+        if self.pending is not None and self.window is not None and window and self.window[0] == "react" \
+                and not self.window[3]:  # a reaction window nobody answered yet: the moment starts again
+            deferred, self.window, self.pending = self.window[1], None, None
+            self.decide(deferred)
+            if self.pending is None and not self.terminal:
+                self.run()
+        elif self.pending is not None and self.window is not None:  # an answer in a window: ask it again
+            self.pending = None
+            self._pose_window(keep=not window)
+            if self.pending is None and not self.terminal:
+                self.run()
+        elif self.pending is not None:
+            player, _, actions = self.pending
+            self.pending = None
+            self.ask(player, actions, window=window)
+            if self.pending is None and not self.terminal:
+                self.run()
+
+    def explain(self, action: int) -> str:
+        """Why a move is not legal now, in words."""
+        return self.why_not(action)[1]
+
+    def why_not(self, action: int) -> tuple[int, str]:
+        """(how far the move gets, why it is not legal): -3 no such move, -2 not offered now,
+        -1 not among its choices, k: the first k of its conditions hold."""
+        if self.pending is None:
+            return -3, "the game is over"
+        try:
+            act, arg = self.game.decode(action)
+        except (IndexError, TypeError):
+            return -3, f"there is no move number {action}"
+        player, legal, actions = self.pending
+        text = self.action_to_string(action)
+        who = self.game.player_name(player)
+        if act not in actions:
+            offered = ", ".join(dict.fromkeys(a.label for a in actions))
+            return -2, f"'{text}' is not possible now: {who} must choose: {offered}"
+        prev, self.me = self.me, player
+        try:
+            env = [None] * act.nlocals
+            if act.domain is not None:
+                env[0] = arg
+                if arg not in tuple(act.domain(self, env)):
+                    where = self.game.domain_text(act)
+                    return -1, f"'{text}' is not possible: {self.game.arg_name(act, arg)} is not in {where}"
+            for k, (fn, message, source) in enumerate(act.requires):
+                if not fn(self, env):
+                    return k, f"'{text}' is not allowed: " + (message or f"the rule '{source}' does not hold")
+        finally:
+            self.me = prev
+        return len(act.requires), f"'{text}' is not possible now"
+

@@ -1,0 +1,86 @@
+"""Linking a Program: its generated module is executed once, and the names the Program holds
+become the module's functions (see language/program.py)."""
+from __future__ import annotations
+
+import itertools
+import linecache
+
+from ..errors import Diagnostic, SourceError, Span
+from . import flow, runtime
+from .located import register
+
+_COUNT = itertools.count()
+
+
+def module_filename(prog) -> str:
+    """The file name a game's module is compiled under (unique per link, for located errors)."""
+    return f"<gamedsl {next(_COUNT)} {prog.filename}>"
+
+
+def compile_module(prog, filename: str):
+    """The module's code object; a construct past Python's own limits is the game's error."""
+    try:
+        return compile(prog.module, filename, "exec")
+    except (SyntaxError, RecursionError, MemoryError) as exc:
+        line = getattr(exc, "lineno", None)
+        span = prog.spans[line - 1] if line and 0 < line <= len(prog.spans) else Span()
+        raise SourceError(prog.filename, prog.text, [Diagnostic(
+            "this rule is nested too deeply to compile", span, "split it with 'let' or 'def'")]) from None
+
+
+def link(prog, code=None, filename: str | None = None):
+    """Execute the Program's module (compiled now, unless its code is given) and put its functions
+    in place of their names. Returns the Program, now ready to run."""
+    if prog.linked:
+        return prog
+    filename = filename or module_filename(prog)
+    code = code if code is not None else compile_module(prog, filename)
+    ns = runtime.namespace()
+    ns.update(prog.data)
+    exec(code, ns)  # noqa: S102 - our own generated code
+    linecache.cache[filename] = (len(prog.module), None, prog.module.splitlines(True), filename)
+    register(filename, prog)
+    fn = _resolver(ns)
+    for name, names in prog.act_sets.items():
+        ns[name] = tuple(prog.action_by_name[n] for n in names)
+    _link_actions(prog, fn)
+    for z in prog.zones:
+        z.changes = tuple((fn(cond), word) for cond, word in z.changes)
+    for v in prog.vars:
+        v.init = fn(v.init)
+    for kind, triggers in prog.triggers.items():
+        for t in triggers:
+            t.cond, t.entry = fn(t.cond), fn(t.entry)
+    for steps in prog.ordered.values():
+        for step in steps:
+            step.cond, step.entry = fn(step.cond), fn(step.entry)
+    for p in prog.patterns:
+        p.size, p.conds = fn(p.size), tuple(map(fn, p.conds))
+        p.withs = tuple((a, i, fn(cond), fn(count)) for a, i, cond, count in p.withs)
+    prog.same_changes = {a: tuple((fn(cond), v) for cond, v in ch) for a, ch in prog.same_changes.items()}
+    prog.wild_changes = {a: tuple((fn(cond), v) for cond, v in ch) for a, ch in prog.wild_changes.items()}
+    prog.params = {name: fn(f) for name, f in prog.params.items()}
+    for unit in (prog.setup, prog.round, prog.outcome):
+        if unit is not None:
+            unit.entry = fn(unit.entry)
+    prog.heuristic, prog.end_when = fn(prog.heuristic), fn(prog.end_when)
+    prog.invariants = {when: [(name, fn(f), span) for name, f, span in found]
+                       for when, found in prog.invariants.items()}
+    prog.trigger_spans = {fn(name): span for name, span in prog.trigger_spans.items()}
+    prog.linked = True
+    return prog
+
+
+def _resolver(ns: dict):
+    def fn(name):
+        return None if name is None else ns[name]
+    return fn
+
+
+def _link_actions(prog, fn):
+    for act in prog.actions:
+        if act.step >= 0:  # a step the player orders: the engine's own moves
+            act.legal, act.run = flow.step_legal(act.step, act.first_id), flow.step_choice(act.step)
+            continue
+        act.legal, act.domain, act.run, act.entry = fn(act.legal), fn(act.domain), fn(act.run), fn(act.entry)
+        act.requires = [(fn(f), message, source) for f, message, source in act.requires]

@@ -1,0 +1,200 @@
+"""The helpers a game's generated module calls by name (`_next`, `_div`, `_can_make`...), and the
+errors they raise: the runtime library of the compiled rules."""
+from __future__ import annotations
+
+from ..errors import GameRuntimeError
+from ..language.program import Spec
+
+UNSET = object()  # a hoisted value not computed yet
+
+LOOP_LIMIT = 100_000  # a single 'repeat' count past this is surely a mistake
+POWER_LIMIT = 10_000  # an exponent past this is surely a mistake (and would take forever)
+
+
+def rotate(items: tuple, first) -> tuple:
+    """The items starting at `first` (players in turn order from a given seat)."""
+    if first in items:
+        i = items.index(first)
+        return items[i:] + items[:i]
+    return items
+
+
+def repeat_count(n: int) -> int:
+    if n > LOOP_LIMIT:
+        raise GameRuntimeError(f"'repeat {n}' is more than {LOOP_LIMIT} times without asking for a move")
+    return n
+
+
+def power(a: int, b: int) -> int:
+    if b < 0:
+        raise GameRuntimeError(f"a negative power ({a} ** {b}) is not a whole number")
+    if b > POWER_LIMIT or (abs(a) > 1 and b * max(1, abs(a).bit_length()) > 64 * POWER_LIMIT):
+        raise GameRuntimeError(f"{a} ** {b} is too large a number")
+    return a ** b
+
+
+def seat(s, n: int) -> int:
+    """The n-th seat, counting from 1."""
+    if not 1 <= n <= s.np:
+        raise GameRuntimeError(f"there is no seat {n} in a {s.np}-player game")
+    return n - 1
+
+
+_OTHERS: dict = {}
+
+
+def others(s) -> tuple:
+    """Every player still in the game but the one deciding (`me`), from their left round the table."""
+    key = (s.np, s.me, s.out)
+    found = _OTHERS.get(key)
+    if found is None:
+        found = _OTHERS[key] = tuple(p for p in ((s.me + k) % s.np for k in range(1, s.np)) if not s.out >> p & 1)
+    return found
+
+
+def next_seat(s, p: int, step: int) -> int:
+    """The next (step 1) or previous (step -1) seat still in the game."""
+    q = (p + step) % s.np
+    while s.out >> q & 1 and q != p:
+        q = (q + step) % s.np
+    return q
+
+
+def number(table: tuple, index: int) -> int:
+    value = table[index] if index >= 0 else None
+    if value is None:
+        raise GameRuntimeError("this value has no number")
+    return value
+
+
+def divide(a, b, op):
+    if b == 0:
+        raise GameRuntimeError("division by zero")
+    return a // b if op == "//" else a % b
+
+
+def card_of(table: dict, key: tuple) -> int:
+    """The card with these attribute values (card(9, spades) when the values are not constants)."""
+    card = table.get(key)
+    if card is None:
+        raise GameRuntimeError("no card of the game has these values")
+    return card
+
+
+def as_cards(s, x):
+    """A function's argument given where cards are expected: a zone's cards, or the list itself."""
+    return s.z[x] if isinstance(x, int) else x
+
+
+def tops(s, zones: tuple) -> tuple:
+    """The top card of each zone that has cards."""
+    z = s.z
+    return tuple(z[k][-1] for k in zones if z[k])
+
+
+# ---- values that count as one, patterns
+def classes_of(s, attr: str, owner: int):
+    """Per value of an attribute, the class it counts as for `owner` under the `same` changes in
+    force (merged transitively); None when no such change is in force."""
+    changes = s.prog.same_changes.get(attr)
+    if not changes:
+        return None
+    e = [owner]
+    active = [values for cond, values in changes if cond(s, e)]
+    if not active:
+        return None
+    parent = list(range(s.prog.attr_sizes[attr]))
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+    for values in active:
+        root = find(values[0])
+        for v in values[1:]:
+            parent[find(v)] = root
+    return tuple(find(x) for x in range(len(parent)))
+
+
+def same(s, attr: str, a: int, b: int, owner: int) -> bool:
+    """Whether two values of an attribute are the same, or count as one for `owner`."""
+    if a == b:
+        return True
+    if a < 0 or b < 0:
+        return False
+    classes = classes_of(s, attr, owner)
+    return classes is not None and classes[a] == classes[b]
+
+
+def pattern_spec(s, k: int, owner: int):
+    """What pattern k asks of `owner` now (a Spec), or None while it does not count.
+
+    Worked out once per state: the answer holds until the state changes (`s.ver`)."""
+    if s.spec_ver != s.ver:
+        s.spec_cache.clear()
+        s.spec_ver = s.ver
+    key = (k, owner, s.me)
+    found = s.spec_cache.get(key, s)
+    if found is s:
+        found = s.spec_cache[key] = _pattern_spec(s, s.prog.patterns[k], owner)
+    return found
+
+
+def _pattern_spec(s, pat, owner: int):
+    e = [owner]
+    for cond in pat.conds:
+        if not cond(s, e):
+            return None
+    size = max(1, pat.size(s, e))  # a pattern is at least one card, whatever the modifiers say
+    withs = ()
+    for a, i, cond, count in pat.withs:
+        if cond is None or cond(s, e):
+            n = 1 if count is None else count(s, e)
+            if n > 0:
+                withs += ((a, i, n),)
+    key = (-1, owner, s.me)  # the wild cards and merged values are the same for every pattern
+    changes = s.spec_cache.get(key)
+    if changes is None:
+        changes = s.spec_cache[key] = _value_changes(s, owner)
+    return Spec(size, withs, changes[0], changes[1])
+
+
+def _value_changes(s, owner: int):
+    """The `wild` and `same` changes in force for `owner`: ((attr, wild cards), ...), ((attr, classes), ...)."""
+    e = [owner]
+    wild = []
+    for attr, changes in s.prog.wild_changes.items():
+        cards = frozenset().union(*(c for cond, c in changes if cond(s, e)))
+        if cards:
+            wild.append((attr, cards))
+    classes = []
+    for attr in s.prog.same_changes:
+        found = classes_of(s, attr, owner)
+        if found is not None:
+            classes.append((attr, found))
+    return tuple(wild), tuple(classes)
+
+
+def can_make(s, k: int, chosen, pool, owner: int) -> bool:
+    """Pattern k is made by the cards `chosen` plus some of `pool`, for player `owner`."""
+    spec = pattern_spec(s, k, owner)
+    if spec is None:
+        return False
+    return s.game.matcher.check(s.prog.patterns[k].shape, spec, chosen, pool)
+
+
+def makes(s, k: int, cards, owner: int) -> bool:
+    """Exactly these cards make pattern k, for player `owner`."""
+    spec = pattern_spec(s, k, owner)
+    if spec is None:
+        return False
+    return len(cards) == spec.size and s.game.matcher.check(s.prog.patterns[k].shape, spec, cards, ())
+
+
+def namespace() -> dict:
+    """The names a generated module reads besides its own functions and tables."""
+    return {"_rotate": rotate, "_div": divide, "_seat": seat, "_others": others, "_next": next_seat,
+            "_number": number, "_U": UNSET, "_repeat_count": repeat_count, "_pow": power, "_card_of": card_of,
+            "_as_cards": as_cards, "_tops": tops, "_same": same, "_can_make": can_make, "_makes": makes,
+            "_no_card": lambda s: -1, "_nobody": lambda s: None, "_zero": lambda s: 0}

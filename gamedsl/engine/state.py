@@ -1,0 +1,399 @@
+"""A game in progress: flat, cheap to clone, driven by the compiled rules of a Program.
+
+The state is plain lists and numbers: the cards of each zone instance (`z`), where each card
+lies (`loc`), the variables (`v`), and a stack of frames, each a unit of rules waiting or
+running (see language/flow.py and engine/flow.py). Its behaviour comes in parts: the flow
+(flow.py), decisions and reaction windows (decisions.py), effects on cards (cards.py).
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import random
+
+from ..errors import GameRuntimeError, IllegalAction, InvariantViolation
+from ..language.program import MAX_SEATS
+from .cards import Cards
+from .decisions import Decisions
+from .flow import STEP_LIMIT, Flow, action_exit, restore_me, round_exit, round_start, setup_over
+from .located import RULE_ERRORS, innermost_line, rule_failure
+
+TERMINAL = -1
+_LOOPING = {"loop": "this loop never ends", "round": "the round ends and begins again without asking anyone",
+            "trigger": "this trigger keeps firing: triggers set each other off"}
+
+
+def _rules_run(method):
+    """A State method that runs the game's rules: an error of theirs comes out located."""
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except (GameRuntimeError, *RULE_ERRORS) as exc:
+            err = self.located(exc)
+            if err is exc:
+                raise
+            raise err from None
+    return wrapper
+
+
+class State(Flow, Decisions, Cards):
+    """One game in progress. Mirrors OpenSpiel's state API."""
+
+    __slots__ = ("game", "prog", "np", "z", "loc", "v", "opt", "stack", "me", "turn", "rng", "rng_owned",
+                 "pending", "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
+                 "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "steps", "skips",
+                 "checking", "move_limit", "known", "out", "alive", "window", "times", "window_start", "late",
+                 "last_actor", "hbase", "passes", "ver", "spec_cache", "spec_ver", "arrivals")
+
+    @_rules_run
+    def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=(),
+                 check_invariants: bool = False, track: tuple = ()):
+        prog = game.prog
+        self.game, self.prog, self.np = game, prog, players
+        self.z = [[] for _ in range(prog.zone_count)]
+        self.v = [0] * prog.var_count
+        self.opt = [options.get(name, default) for name, (default, _) in prog.options.items()]
+        self.rng, self.rng_owned = random.Random(seed), True
+        self.me = self.turn = 0
+        self.pending = None
+        self.history: list[int] = []
+        self.hbase = 0  # the move number of history[0] (a copy made without its past starts later)
+        # per move: who; where its card was and whether it was on top; where it went, and on top
+        self.card_moves: list[tuple[int, int, bool, int, bool]] = []
+        self.moves = 0
+        self.round = 0
+        self.results = [None] * players
+        self.places = [None] * players
+        self.log: list[tuple[int, int, str, int]] = []  # what the rules said: (moves made, who, text, round)
+        self.terminal = False
+        self.limit_hit = False
+        self.fired: list = []
+        self.move_hooks = "move" in prog.triggers
+        # Zones whose arrivals are counted (only when asked for: `gamedsl simulate --track`):
+        # zone instance -> arrivals per card. Counting needs the move hook on every card move.
+        self.arrivals = None
+        if track:
+            self.arrivals = {inst: [0] * prog.card_count() for inst in game.zone_instances(track, players)}
+            self.move_hooks = True
+        self.steps = self.skips = 0
+        self.checking = check_invariants  # check the game's declared invariants as it runs
+        self.move_limit = prog.move_limit
+        self.fixed_random = list(fixed_random)
+        self.fixed_shuffles = [None if order is None else list(order) for order in fixed_shuffles]
+        self.stack: list = []
+        self.known: dict[int, int] = {}  # card -> bit mask of the players shown it (until it moves)
+        self.out = 0  # bit mask of the players eliminated
+        self.alive = tuple(range(players))  # the players still in the game, in seat order
+        # A reaction window or race collecting answers: [kind, deferred ("ask"/"race", who, actions)
+        # or None, players still to answer, answers [(time, n, player, action, move index)],
+        # actions offered, the player in motion]
+        self.window = None
+        self.window_start = -1  # the move index where the open window's answers begin
+        self.times: dict[int, float] = {}  # move index -> reaction time (seconds), for window answers
+        self.late: set[int] = set()  # window answers that came too late to apply
+        self.passes = [0] * players  # per player: moments let pass in reaction windows (seen by nobody else)
+        self.last_actor = -1  # who made the move that ran last (answers first in the next reaction window)
+        # Pattern questions read many parameters; their answers hold until the state changes:
+        # `ver` counts changes (moves, shuffles, assignments), `spec_cache` holds answers of `spec_ver`.
+        self.ver, self.spec_cache, self.spec_ver = 0, {}, -1
+        first = prog.zones[0].base if prog.zones else 0
+        self.loc = [first] * prog.card_count()
+        if prog.zones:
+            self.z[first] = list(range(prog.card_count()))
+        for var in prog.vars:
+            value = var.init(self)
+            for k in range(MAX_SEATS if var.per_player else len(self.loc) if var.per_card else 1):
+                self.v[var.base + k] = value
+        if prog.round is not None:
+            self.round = 1
+            self.stack.append([prog.round.entry, [None] * prog.round.nlocals, [], round_exit, None])
+            self.stack.append([round_start, None, [], None, None])  # after setup, before the round
+        else:
+            self.stack.append([setup_over, None, [], None, None])
+        self.stack.append([prog.setup.entry, [None] * prog.setup.nlocals, [], None, None])
+        self.run()
+
+    # ---- the run loop
+    def run(self):
+        """Run the rules until a player must decide or the game is over; an error of a rule comes
+        out located at its line."""
+        try:
+            self._run_frames()
+        except (GameRuntimeError, *RULE_ERRORS) as exc:
+            raise self.located(exc) from None
+        except IllegalAction as exc:  # a rule asked for something impossible
+            raise self.located(GameRuntimeError(str(exc))) from None
+
+    def _run_frames(self):
+        stack = self.stack
+        self.steps = self.skips = 0
+        while stack:
+            fr = stack[-1]
+            block = fr[0](self, fr)
+            while block is not None:
+                block = block(self, fr)
+            if self.pending is not None or self.terminal:
+                return
+        if not self.terminal and self.pending is None:
+            self.end_game()
+            self._run_frames()
+
+    # ---- moves
+    def current_player(self) -> int:
+        """The seat that must decide now, or TERMINAL (-1) when the game is over."""
+        return self.pending[0] if self.pending is not None else TERMINAL
+
+    def legal_actions(self) -> list[int]:
+        return list(self.pending[1]) if self.pending is not None else []
+
+    def apply_action(self, action: int, time: float | None = None):
+        """Play a move for the current player; an illegal one raises IllegalAction and changes nothing.
+
+        In a reaction window or a race, `time` is how long the player took to answer, in seconds
+        (a person's measured reaction); without it, a bot's reaction time is drawn from the
+        game's random generator. A time is drawn either way, so a replay that gives the
+        recorded times follows the same random course."""
+        pending = self.pending
+        if pending is None or action not in pending[1]:
+            raise IllegalAction(self.explain(action))
+        player = pending[0]
+        self.pending = None
+        self.history.append(action)
+        self.moves += 1
+        if self.window is not None:
+            self.answer(player, action, time)
+        else:
+            try:
+                self.start_action(player, action, self.moves - 1)
+            except (GameRuntimeError, *RULE_ERRORS) as exc:
+                raise self.located(exc) from None
+        if self.pending is None:
+            self.run()
+        if self.checking:
+            self.check_invariants("move")
+
+    def start_action(self, player: int, action: int, index: int) -> bool:
+        """Run a move's rules: at once when they never wait, else as a frame on the stack (its speech
+        triggers after them). True if frames were pushed (they run next)."""
+        act, arg = self.game.decoded[action]
+        before = len(self.stack)
+        if act.spoken and "speech" in self.prog.triggers:
+            for t in self.prog.triggers["speech"]:
+                env = [None] * t.nlocals
+                env[0] = player
+                if t.cond is None or t.cond(self, env):
+                    self.stack.append([t.entry, env, [], restore_me, self.me])
+        env = [None] * act.nlocals
+        if act.domain is not None:
+            env[0] = arg
+        card = arg if act.param_type == "card" else None
+        if card is not None:
+            src = self.loc[card]
+            entry = (player, src, self.z[src][-1] == card, src, False)
+        else:
+            entry = (player, -1, False, -1, False)
+        if index - self.hbase == len(self.card_moves):
+            self.card_moves.append(entry)
+        elif index >= self.hbase:
+            self.card_moves[index - self.hbase] = entry
+        prev = self.me
+        self.me = self.last_actor = player
+        if act.run is not None:  # a move that never waits runs now
+            act.run(self, env)
+            self.me = prev
+            if card is not None:
+                self.note_card_move(index, card)
+        else:
+            self.stack.append([act.entry, env, [], action_exit, (prev, index, card)])
+        return len(self.stack) > before
+
+    def note_card_move(self, index: int, card: int):
+        """Where a move's card went, for what others saw of the move."""
+        k = index - self.hbase
+        if k < 0:
+            return  # a copy made without its past (a bot's trial) does not keep this record
+        player, src, src_top, _, _ = self.card_moves[k]
+        dst = self.loc[card]
+        self.card_moves[k] = (player, src, src_top, dst, self.z[dst][-1] == card)
+
+    def action_to_string(self, action: int) -> str:
+        return self.game.action_to_string(action)
+
+    @property
+    def round_number(self) -> int:
+        """How many rounds (deals) have started."""
+        return self.round
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def returns(self) -> list[float]:
+        """Per player: +1 for a win, -1 for a loss, 0 otherwise (and while the game runs)."""
+        if not self.terminal or self.limit_hit:
+            return [0.0] * self.np
+        return [1.0 if r == "win" else -1.0 if r == "lose" else 0.0 for r in self.results]
+
+    # ---- the rules' own checks
+    def check_invariants(self, when: str):
+        """Raise InvariantViolation if one of the game's invariants for this moment does not hold."""
+        if when == "game end" and self.limit_hit:
+            return  # a game stopped by its move limit has no regular end to check
+        for name, fn, span in self.prog.invariants.get(when, ()):
+            try:
+                ok = fn(self, None)
+            except (GameRuntimeError, TypeError, IndexError, ValueError, KeyError) as exc:
+                raise InvariantViolation(f"{self.prog.filename}:{span.line}:{span.column}: invariant "
+                                         f"'{name}' cannot be evaluated: {exc}") from None
+            if not ok:
+                raise InvariantViolation(f"{self.prog.filename}:{span.line}:{span.column}: invariant "
+                                         f"'{name}' does not hold (move {self.moves}, round {self.round})")
+
+    def count_step(self, weight: int = 1, in_code: bool = False, trigger=None, round_over: bool = False):
+        """Count the work done since the last decision: rules that never ask for a move are stopped,
+        at the loop, round or trigger that keeps running (a loop of generated code, `in_code`, and a
+        decision skipped again and again are found by the error's traceback)."""
+        self.steps += weight
+        if self.steps > STEP_LIMIT:
+            raise self.looping(in_code, trigger, round_over)
+
+    def looping(self, in_code: bool, trigger, round_over: bool) -> GameRuntimeError:
+        prefix = f"the rules ran {STEP_LIMIT:,} steps without asking for a move: "
+        hint = None
+        if self.skips:
+            hint = (f"a decision nobody can make is skipped: one was skipped {self.skips:,} times since the last "
+                    "move; is a condition of its moves wrong?")
+        if trigger is not None or round_over:
+            kind = "trigger" if trigger is not None else "round"
+            err = GameRuntimeError(prefix + _LOOPING[kind], hint)
+            span = self.prog.trigger_spans[trigger][0] if trigger is not None else self.prog.round.span
+            return err.located(self.prog.filename, self.prog.text, span, self.moment())
+        if in_code:
+            return GameRuntimeError(prefix + _LOOPING["loop"], hint)
+        prog, line = innermost_line()
+        loop = prog.loops[line - 1] if prog is not None and 0 < line <= len(prog.loops) else None
+        if loop is None:
+            return GameRuntimeError(prefix + "nobody can make this decision, and it is asked again and again", hint)
+        span, kind = loop
+        return GameRuntimeError(prefix + _LOOPING[kind], hint).located(
+            self.prog.filename, self.prog.text, span, self.moment())
+
+    def located(self, exc: BaseException, span=None) -> BaseException:
+        """A rule's error at its line and column in the game file (`span` where the traceback
+        finds none), with the moment of the game it happened in; an error of gamedsl's own
+        (no rule on its way) is returned as it is."""
+        err = rule_failure(exc, self.moment())
+        if err is None and span is not None and isinstance(exc, GameRuntimeError):
+            err = exc.located(self.prog.filename, self.prog.text, span, self.moment())
+        return exc if err is None else err
+
+    def moment(self) -> str:
+        """When in the game it is, in a player's words: the move being made, by whom, in which round."""
+        if not self.moves:
+            return "while the game is set up, before the first move"
+        by = f" by {self.game.player_name(self.card_moves[-1][0])}" if self.card_moves else ""
+        return f"during move {self.moves}{by} (round {self.round})"
+
+    def set_places(self, order: tuple, key, descending: bool):
+        """Places from 1, best first; players with equal keys share a place."""
+        ranked = sorted(order, key=key, reverse=descending)
+        keys = [key(p) for p in ranked]
+        for i, p in enumerate(ranked):
+            self.places[p] = 1 + sum(1 for k in keys[:i] if k != keys[i])
+
+    def say(self, text: str):
+        self.log.append((self.moves, self.me, text, self.round))
+
+    # ---- copies and readings
+    def clone(self, past: bool = True) -> "State":
+        """An independent copy: changing one never changes the other.
+
+        With past=False the copy leaves out the record of past moves (history, what each move
+        showed, reaction times): a bot trying moves needs none of it, and copying it costs
+        more as a game grows longer. The random generator is shared until one of them draws."""
+        other = State.__new__(State)
+        other.game, other.prog, other.np = self.game, self.prog, self.np
+        other.z = [c[:] for c in self.z]
+        other.loc = self.loc[:]
+        other.v = self.v[:]
+        other.opt = self.opt
+        other.stack = [[fr[0], fr[1][:] if fr[1] is not None else None, fr[2][:], fr[3], fr[4]] for fr in self.stack]
+        other.me, other.turn = self.me, self.turn
+        other.rng, other.rng_owned = self.rng, False
+        self.rng_owned = False
+        other.pending = self.pending
+        if past:
+            other.history, other.card_moves, other.hbase = self.history[:], self.card_moves[:], self.hbase
+            other.log, other.times, other.late = self.log[:], dict(self.times), set(self.late)
+        else:
+            other.history, other.card_moves, other.hbase = [], [], self.moves
+            other.log, other.times, other.late = self.log[-8:], {}, set()
+        other.moves, other.round = self.moves, self.round
+        other.results, other.places = self.results[:], self.places[:]
+        other.terminal, other.limit_hit = self.terminal, self.limit_hit
+        other.fired = []
+        other.move_hooks, other.steps, other.skips = "move" in self.prog.triggers, 0, 0
+        other.arrivals = None  # a copy's moves (a bot looking ahead) are not the game's
+        other.checking, other.move_limit = self.checking, self.move_limit
+        other.fixed_random = self.fixed_random[:]
+        other.fixed_shuffles = [None if o is None else o[:] for o in self.fixed_shuffles]
+        other.known = dict(self.known) if self.known else {}
+        other.out, other.alive = self.out, self.alive
+        w = self.window
+        other.window = None if w is None else [w[0], w[1], w[2][:], w[3][:], w[4], w[5]]
+        other.window_start = self.window_start
+        other.last_actor = self.last_actor
+        other.passes = self.passes[:]
+        other.ver, other.spec_cache, other.spec_ver = 0, {}, -1
+        return other
+
+    def own_rng(self) -> random.Random:
+        """The random generator, this state's own (a copy shares its original's until one draws)."""
+        if not self.rng_owned:
+            rng = random.Random()
+            rng.setstate(self.rng.getstate())
+            self.rng, self.rng_owned = rng, True
+        return self.rng
+
+    def reseed(self, seed: int):
+        """A fresh random future: later shuffles and random picks drawn from this seed."""
+        self.rng, self.rng_owned = random.Random(seed), True
+
+    @_rules_run
+    def evaluate(self, player: int):
+        """The game's heuristic for one player (its returns once the game is over; 0 without one)."""
+        if self.terminal:
+            return 1000.0 * self.returns()[player]
+        fn = self.prog.heuristic
+        if fn is None:
+            return 0.0
+        prev, self.me = self.me, player
+        try:
+            return fn(self, None)
+        finally:
+            self.me = prev
+
+    def digest(self) -> str:
+        """A fingerprint of everything in the state, to check that two runs reached the same place."""
+        text = repr((self.z, self.v, sorted(self.known.items()), self.out, self._window_key(),
+                     sorted(self.times.items()), self.round, self.moves, self.results, self.places, self.terminal,
+                     self.pending[:2] if self.pending else None, self.rng.getstate()))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def _window_key(self):
+        """The open window, with its actions by name (the same in every run)."""
+        w = self.window
+        if w is None:
+            return None
+        deferred = w[1] and (w[1][0], w[1][1], tuple(a.name for a in w[1][2]))
+        return [w[0], deferred, w[2], w[3], tuple(a.name for a in w[4]), w[5]]
+
+    @_rules_run
+    def observation(self, player: int) -> dict:
+        """Exactly what one player may see now."""
+        return self.game.observe(self, player)
+
+    @_rules_run
+    def refresh(self, window: bool = True):
+        """Recompute the pending decision after a scenario changed the state by hand (see Decisions)."""
+        self._refresh(window)

@@ -1,0 +1,293 @@
+"""The built-in functions of expressions: counting, totals, best and worst, cards by their values,
+patterns, knowledge. A mixin of the ExpressionCompiler: one call_* method per built-in."""
+from __future__ import annotations
+
+from . import model as m
+from . import types as T
+from ..errors import did_you_mean
+from .context import BUILTINS, Scope
+
+_BARE = ("me", "players", "all_players", "all_cards", "in_play", "others", "nobody")  # read without parentheses
+_NOPE = ("None", T.ANY)
+
+
+class Builtins:
+    """call_NAME(e, scope) -> (python code, type) for each built-in function."""
+
+    def call_count(self, e, scope):
+        if len(e.args) == 1 and not isinstance(e.args[0], m.Member):
+            code, typ = self.expr(e.args[0], scope)
+            if typ == T.ZONE:
+                return f"len(s.z[{code}])", T.NUM
+            if typ == "players":
+                return "len(s.alive)", T.NUM
+            self.elem_type(typ, e.args[0].span)
+            return f"len({code})", T.NUM
+        b = self.binding(e, scope)
+        if b is None:
+            return _NOPE
+        inner, var, dcode = b
+        cond = self.fn_code(e.where, inner, T.BOOL) if e.where is not None else "True"
+        return f"sum(1 for {var} in {dcode} if {cond})", T.NUM
+
+    def _quantifier(self, e, scope, pyfunc):
+        b = self.binding(e, scope)
+        if b is None:
+            return _NOPE
+        inner, var, dcode = b
+        cond = self.fn_code(e.where, inner, T.BOOL) if e.where is not None else "True"
+        return f"{pyfunc}({cond} for {var} in {dcode})", T.BOOL
+
+    def call_filter(self, e, scope):
+        """filter(x in D if C): the elements of D for which C holds, in order."""
+        b = self.binding(e, scope)
+        if b is None:
+            return _NOPE
+        inner, var, dcode = b
+        elem = inner.names[e.args[0].item.name][1]
+        if e.where is None:
+            self.c.error("'filter' needs a condition, as in 'filter(c in in_play if not (c in laws))'", e.span)
+            return "()", T.list_of(elem)  # an empty list of the right kind: no second error about it
+        cond = self.fn_code(e.where, inner, T.BOOL)
+        return f"tuple({var} for {var} in {dcode} if {cond})", T.list_of(elem)
+
+    def call_any(self, e, scope):
+        return self._quantifier(e, scope, "any")
+
+    def call_all(self, e, scope):
+        return self._quantifier(e, scope, "all")
+
+    def _aggregate(self, e, scope, pyfunc):
+        if e.for_var is None:
+            if pyfunc in ("max", "min") and len(e.args) >= 2:
+                args = [self.fn_code(a, scope, T.NUM) for a in e.args]
+                return f"{pyfunc}({', '.join(args)})", T.NUM
+            self.c.error(f"'{e.func}' needs the form '{e.func}(x.points for x in zone)'", e.span)
+            return _NOPE
+        if len(e.args) != 1:
+            self.c.error(f"'{e.func}' adds up one expression per element", e.span)
+            return _NOPE
+        dcode, elem = self.domain(e.for_domain, scope)
+        inner = scope.child()
+        var = inner.bind(e.for_var, elem)
+        val = self.fn_code(e.args[0], inner, T.NUM)
+        cond = f" if {self.fn_code(e.where, inner, T.BOOL)}" if e.where is not None else ""
+        gen = f"({val} for {var} in {dcode}{cond})"
+        if pyfunc == "sum":
+            return f"sum{gen}", T.NUM
+        return f"{pyfunc}({gen}, default=0)", T.NUM
+
+    def call_sum(self, e, scope):
+        return self._aggregate(e, scope, "sum")
+
+    def call_max(self, e, scope):
+        return self._aggregate(e, scope, "max")
+
+    def call_min(self, e, scope):
+        return self._aggregate(e, scope, "min")
+
+    def _best(self, e, scope, helper):
+        b = self.binding(e, scope)
+        if b is None:
+            return _NOPE
+        inner, var, dcode = b
+        if e.by is None:
+            self.c.error(f"'{e.func}' needs 'by', as in '{e.func}(p in players by p.score)'", e.span)
+            return _NOPE
+        key = self.fn_code(e.by, inner, T.NUM)
+        cond = f" if {self.fn_code(e.where, inner, T.BOOL)}" if e.where is not None else ""
+        elem = inner.names[e.args[0].item.name][1]
+        # max and min return the first of equal elements, as best and worst promise; none at all:
+        # nobody (a player), no card (-1)
+        none = "None" if elem == T.PLAYER else "-1"
+        return f"{helper}(({var} for {var} in {dcode}{cond}), key=lambda {var}: ({key}), default={none})", elem
+
+    def call_best(self, e, scope):
+        return self._best(e, scope, "max")
+
+    def call_worst(self, e, scope):
+        return self._best(e, scope, "min")
+
+    def _one_arg(self, e, scope):
+        if len(e.args) != 1 or e.for_var or e.where or e.by:
+            self.c.error(f"'{e.func}' takes one argument", e.span)
+            return None
+        return self.expr(e.args[0], scope)
+
+    def call_knows(self, e, scope):
+        """knows(p, c): player p sees card c where it lies, or was shown it since it last moved."""
+        if len(e.args) != 2 or e.for_var or e.where or e.by:
+            self.c.error("'knows' takes a player and a card: knows(p, c)", e.span)
+            return _NOPE
+        p = self.fn_code(e.args[0], scope, T.PLAYER)
+        c = self.fn_code(e.args[1], scope, T.CARD)
+        return f"s.sees_card({p}, {c})", T.BOOL
+
+    def call_card(self, e, scope):
+        """card(v, w, ...): the card with these values (one per attribute), like card(9, spades)."""
+        if not e.args or e.for_var or e.where or e.by:
+            self.c.error("'card' takes values, one per attribute: card(9, spades)", e.span)
+            return _NOPE
+        attrs, codes = [], []
+        for arg in e.args:
+            if self.bare_value(arg, scope) or (isinstance(arg, (m.Name, m.Number)) and self.is_value_name(arg, scope)):
+                found = self.c.value_of(str(arg.value if isinstance(arg, m.Number) else arg.name), arg.span)
+                if found is None:
+                    return _NOPE
+                attrs.append(found[0])
+                codes.append(str(found[1]))
+                continue
+            code, typ = self.expr(arg, scope)
+            if not T.is_value(typ):
+                self.c.error(f"'card' takes card values, like 9 or spades; this is {T.describe(typ)}", arg.span)
+                return _NOPE
+            attrs.append(typ[6:])
+            codes.append(code)
+        if len(set(attrs)) != len(attrs):
+            self.c.error("'card' takes one value per attribute", e.span)
+            return _NOPE
+        table: dict = {}
+        full: dict = {}  # the values a card has for every attribute, per key: copies of a card are one card
+        for c in range(self.c.ncards):
+            key = tuple(self.c.card_attr_tables[a][c] for a in attrs)
+            table.setdefault(key, c)
+            full.setdefault(key, set()).add(tuple(t[c] for t in self.c.card_attr_tables.values()))
+        if any(len(cards) > 1 for cards in full.values()):
+            rest = [a for a in self.c.card_attr_tables if a not in attrs]
+            self.c.error("'card' takes one value per attribute: these values name several cards", e.span,
+                       f"give a value of {' and '.join(repr(a) for a in rest)} too" if rest else None)
+            return _NOPE
+        if all(code.isdigit() for code in codes):
+            key = tuple(int(code) for code in codes)
+            if key not in table:
+                self.c.error("no card of the game has these values", e.span)
+                return _NOPE
+            return str(table[key]), T.CARD
+        name = f"_cards_{'_'.join(attrs)}"
+        self.c.data[name] = table
+        return self.c.module.mark(f"_card_of({name}, ({', '.join(codes)},))", e.span), T.CARD
+
+    def is_value_name(self, arg, scope) -> bool:
+        """A bare value name (`spades`, `9`) that is not also a name the rules declared."""
+        name = str(arg.value) if isinstance(arg, m.Number) else arg.name
+        return name in self.c.values and scope.lookup(name) is None and name not in self.c.known and name not in _BARE
+
+    def owner_arg(self, e, scope, k: int) -> str:
+        """The optional player a rule is read for (its `owner`): argument k, or `me`."""
+        if len(e.args) > k:
+            return self.fn_code(e.args[k], scope, T.PLAYER)
+        return "s.me"
+
+    def call_same(self, e, scope):
+        """same(a, b [, p]): two values of one attribute are the same, or count as one for player p."""
+        if len(e.args) not in (2, 3) or e.for_var or e.where or e.by:
+            self.c.error("'same' compares two values: same(c.suit, hearts), or same(c.suit, hearts, p)", e.span)
+            return _NOPE
+        a, at = self.expr(e.args[0], scope)
+        b, bt = self.expr(e.args[1], scope, at)
+        if T.is_value(bt) and not T.is_value(at):
+            a, at = self.expr(e.args[0], scope, bt)
+        if not T.is_value(at) or at != bt:
+            self.c.error(f"'same' compares two values of one card attribute, not {T.describe(at)} and "
+                       f"{T.describe(bt)}", e.span)
+            return _NOPE
+        return f"_same(s, {at[6:]!r}, {a}, {b}, {self.owner_arg(e, scope, 2)})", T.BOOL
+
+    def pattern_arg(self, e, k: int):
+        arg = e.args[k] if len(e.args) > k else None
+        if not isinstance(arg, m.Name) or arg.name not in self.c.pattern_index:
+            self.c.error(f"'{e.func}' needs the name of a pattern here", (arg or e).span,
+                       did_you_mean(arg.name, self.c.pattern_index) if isinstance(arg, m.Name) else None)
+            return None
+        return self.c.pattern_index[arg.name]
+
+    def cards_arg(self, arg, scope) -> str:
+        """A zone, a card or a list of cards, as a sequence of cards."""
+        code, typ = self.expr(arg, scope)
+        if typ == T.ZONE:
+            return f"s.z[{code}]"
+        if typ == T.CARD:
+            return f"({code},)"
+        if typ == T.ANY:  # a function's argument: a zone or a list of cards
+            return f"_as_cards(s, {code})"
+        if T.element(typ) not in (T.CARD, T.ANY):
+            self.c.error(f"expected cards (a zone or a list), found {T.describe(typ)}", arg.span)
+        return code
+
+    def _pattern_call(self, e, scope, nzones: int, what: str):
+        if len(e.args) not in (nzones + 1, nzones + 2) or e.for_var or e.where or e.by:
+            self.c.error(f"'{e.func}' takes {what}", e.span)
+            return _NOPE
+        k = self.pattern_arg(e, nzones)
+        if k is None:
+            return _NOPE
+        zones = [self.cards_arg(a, scope) for a in e.args[:nzones]]
+        owner = self.owner_arg(e, scope, nzones + 1)
+        return k, zones, owner
+
+    def call_has(self, e, scope):
+        """has(Z, P [, p]): some cards of Z make pattern P (read for player p, by default me)."""
+        found = self._pattern_call(e, scope, 1, "cards and a pattern: has(me.hand, flush)")
+        if found == _NOPE:
+            return _NOPE
+        k, (zone,), owner = found
+        return f"_can_make(s, {k}, (), {zone}, {owner})", T.BOOL
+
+    def call_makes(self, e, scope):
+        """makes(Z, P [, p]): exactly the cards of Z make pattern P."""
+        found = self._pattern_call(e, scope, 1, "cards and a pattern: makes(me.meld, flush)")
+        if found == _NOPE:
+            return _NOPE
+        k, (zone,), owner = found
+        return f"_makes(s, {k}, {zone}, {owner})", T.BOOL
+
+    def call_can_make(self, e, scope):
+        """can_make(A, B, P [, p]): the cards of A, with some more of B, make pattern P."""
+        found = self._pattern_call(e, scope, 2, "the cards chosen, the cards to add from, and a pattern: "
+                                   "can_make(me.meld + [c], me.hand, flush)")
+        if found == _NOPE:
+            return _NOPE
+        k, (chosen, pool), owner = found
+        return f"_can_make(s, {k}, {chosen}, {pool}, {owner})", T.BOOL
+
+    def call_tops(self, e, scope):
+        """tops(Z, ...): the top card of each of these zones that is not empty, in order."""
+        if not e.args or e.for_var or e.where or e.by:
+            self.c.error("'tops' takes zones: tops(discard, discard2)", e.span)
+            return _NOPE
+        zones = [self.fn_code(a, scope, T.ZONE) for a in e.args]
+        return f"_tops(s, ({', '.join(zones)},))", T.list_of(T.CARD)
+
+    def call_random(self, e, scope):
+        arg = self._one_arg(e, scope)
+        if arg is None:
+            return _NOPE
+        code, typ = arg
+        if typ == T.ZONE:
+            return self.c.module.mark(f"s.pick(s.z[{code}])", e.span), T.CARD
+        return self.c.module.mark(f"s.pick(tuple({code}))", e.span), self.elem_type(typ, e.args[0].span)
+
+    def call_number(self, e, scope):
+        """number(x): a value's own number (rank 10 is 10), a player's seat number, a number itself."""
+        arg = self._one_arg(e, scope)
+        if arg is None:
+            return _NOPE
+        code, typ = arg
+        if typ == T.PLAYER:
+            return f"(({code}) + 1)", T.NUM
+        if typ == T.ANY:  # a function's parameter: a player's seat number and a plain number differ
+            self.c.error("'number' cannot tell what this function parameter is: a player, a card value "
+                       "or a number", e.args[0].span,
+                       "compare players with == instead, or call 'number' where the function is called")
+            return _NOPE
+        if T.is_value(typ):
+            attr = typ[6:]
+            names = self.c.attr_list[self.c.attr_index[attr]][1]
+            table = tuple(int(n) if n.lstrip("-").isdigit() else None for n in names)
+            if all(x is None for x in table):
+                self.c.error(f"no {attr} is a number", e.span)
+            self.c.data["N_" + attr] = table
+            return self.c.module.mark(f"_number(N_{attr}, {code})", e.span), T.NUM
+        self.want(typ, T.NUM, e.args[0].span)
+        return code, T.NUM
+

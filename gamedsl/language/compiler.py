@@ -1,0 +1,146 @@
+"""Checks a game model and compiles it to a Program: every diagnostic is collected, not just the first.
+
+The passes run in a fixed order: first every name is declared (so no rule depends on the order of
+the file), then the rules are compiled into one Python module (language/codegen.py), then the
+checks that need the whole game. Each pass is a small class of its own: cards.py,
+declarations.py, modifiers.py, rules.py, actions.py, flow.py; expressions.py compiles the
+expressions they all read.
+"""
+from __future__ import annotations
+
+from ..version import __version__
+from ..errors import Diagnostic, SourceError
+from . import model as m
+from .actions import Actions
+from .cards import Cards
+from .context import Context, Scope
+from .declarations import Declarations
+from .expressions import ExpressionCompiler
+from .flow import FlowCompiler
+from .loops import LoopChecker
+from .modifiers import Modifiers
+from .program import MAX_SEATS, Program, Unit
+from .rules import Rules
+
+FLOWS = ("setup", "round", "outcome")
+
+
+class Compiler:
+    """Runs the passes over one game model and assembles the Program."""
+
+    def __init__(self, gm: m.GameModel):
+        self.c = c = Context(gm)
+        self.x = ExpressionCompiler(c)
+        self.flow = FlowCompiler(c, self.x)
+        self.cards = Cards(c, self.x)
+        self.decls = Declarations(c)
+        self.mods = Modifiers(c, self.x)
+        self.actions = Actions(c, self.x, self.flow)
+        self.rules = Rules(c, self.x, self.flow)
+
+    def compile(self) -> Program:
+        c = self.c
+        self.declare()
+        self.mods.compile()
+        self.mods.cycles()
+        self.decls.steps()
+        for name in c.def_info:
+            self.x.compile_def(name)
+        self.rules.compile_patterns()
+        self.rules.var_initializers()
+        self.actions.headers()
+        reactions, no_reaction = self.actions.reactions()
+        flows = self.flows()
+        self.actions.bodies()
+        self.rules.compile_triggers()
+        for act in self.rules.step_actions:  # a step is a move of its own, numbered after the actions
+            act.first_id = self.actions.ids
+            self.actions.ids += 1
+            self.actions.actions.append(act)
+        invariants, heuristic, end_when = self.rules.invariants(), self.rules.heuristic(), self.rules.end_when()
+        self.rules.finish(flows["declared"])
+        self.actions.never_offered()
+        self.endless_loops()
+        if c.diags:  # steps called in several places report an error in their body once
+            raise SourceError(c.gm.filename, c.gm.text, list(dict.fromkeys(c.diags)))
+        return self.program(flows, reactions, no_reaction, invariants, heuristic, end_when)
+
+    def declare(self):
+        """The passes that name things and lay out cards, zones and variables."""
+        self.decls.header()
+        self.cards.attributes()
+        self.cards.choice_options()
+        self.cards.cards()
+        self.cards.backs()
+        self.cards.value_tables()
+        self.decls.zones()
+        self.decls.variables()
+        self.decls.params()
+        self.decls.defs()
+        self.decls.patterns()
+
+    def flows(self) -> dict:
+        """setup, round and outcome, each a unit of blocks (an absent setup or outcome does nothing)."""
+        c = self.c
+        blocks = {}
+        for b in c.gm.of(m.FlowBlock):
+            if b.kind in blocks:
+                c.error(f"a game has one '{b.kind}' block; this is a second one", b.span)
+            else:
+                blocks[b.kind] = b
+        units = {}
+        for kind in FLOWS:
+            b = blocks.get(kind)
+            if b is None and kind == "round":
+                continue
+            c.in_outcome = kind == "outcome"
+            scope = Scope()
+            entry = self.flow.compile_unit(b.body if b else (), scope, kind, kind, b.span if b else c.where)
+            units[kind] = Unit(entry, scope.size, b.span if b else c.where)
+        c.in_outcome = False
+        return {"units": units, "declared": blocks}
+
+    def endless_loops(self):
+        """Report every `while` loop that surely never ends once it begins (see loops.py)."""
+        c, gm = self.c, self.c.gm
+        checker = LoopChecker(gm, set(c.zone_by_name), set(c.param_info), c.has_move_triggers)
+        for decl in (*gm.of(m.FlowBlock), *gm.of(m.ActionDecl), *gm.of(m.TriggerDecl), *gm.of(m.StepsDecl)):
+            checker.check(decl.body)
+        for loop in checker.found:
+            c.error("this loop never ends once it begins: nothing in it changes what its condition reads",
+                    loop.span, "change what the condition reads inside the loop, or leave it with 'end'")
+
+    def program(self, flows, reactions, no_reaction, invariants, heuristic, end_when) -> Program:
+        c, acts = self.c, self.actions
+        units = flows["units"]
+        return Program(
+            name=c.name, filename=c.gm.filename, text=c.gm.text, min_players=c.least, max_players=c.most,
+            options=c.options, option_index=c.option_index, option_choices=c.option_choices, move_limit=c.limit,
+            attributes=c.attr_list, card_attrs=c.card_attr_tables, card_names=c.card_names, twins=c.twins,
+            back=tuple(c.back_attrs), attr_sizes={name: len(values) for name, values, _ in c.attr_list},
+            zones=c.zone_list, zone_by_name=c.zone_by_name, zone_count=c.zone_count,
+            out_zones=frozenset(z.base + k for z in c.zone_list if z.out
+                                for k in range(MAX_SEATS if z.per_player else 1)),
+            vars=c.var_list, var_by_name=c.var_by_name, var_count=c.var_count,
+            actions=acts.actions, action_by_name={a.name: a for a in acts.actions if a.step < 0},
+            action_count=acts.ids, reactions=reactions, no_reaction=no_reaction,
+            setup=units["setup"], round=units.get("round"), outcome=units["outcome"],
+            triggers=self.rules.triggers, ordered=self.rules.ordered, params=self.mods.params,
+            patterns=self.rules.patterns,
+            same_changes={a: tuple(ch) for a, ch in self.mods.same_changes.items()},
+            wild_changes={a: tuple(ch) for a, ch in self.mods.wild_changes.items()},
+            end_when=end_when, heuristic=heuristic, invariants=invariants,
+            act_sets={name: names for names, name in self.flow.act_sets.items()},
+            has_move_triggers=c.has_move_triggers, trigger_spans=self.rules.block_spans,
+            module=c.module.source(), spans=c.module.spans, loops=c.module.loops, data=c.data, version=__version__)
+
+
+def compile_model(gm: m.GameModel) -> Program:
+    """Check a model and compile it; raises SourceError listing every problem."""
+    compiler = Compiler(gm)
+    try:
+        return compiler.compile()
+    except (RecursionError, MemoryError):
+        span = compiler.c.where
+        raise SourceError(gm.filename, gm.text, compiler.c.diags + [Diagnostic(
+            "this rule is nested too deeply to compile", span, "split it with 'let' or 'def'")]) from None

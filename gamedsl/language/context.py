@@ -1,0 +1,156 @@
+"""What every part of the compiler shares: the model, the diagnostics, the module being generated,
+and the names the file declares, with their tables (filled in by the declaration passes)."""
+from __future__ import annotations
+
+from ..errors import Diagnostic, Span, did_you_mean
+from . import model as m
+from . import types as T
+from .codegen import Module
+
+# Names the language defines itself: they cannot be declared.
+BUILTINS = {"me", "players", "all_players", "all_cards", "in_play", "others", "count", "any", "all", "sum", "max",
+            "min", "best", "worst", "random", "next", "previous", "top", "bottom", "abs", "seat", "number", "knows",
+            "card", "same", "has", "makes", "can_make", "tops", "filter", "nobody"}
+
+
+class Scope:
+    """Names visible in one compiled unit: statement locals (env slots) and expression-bound names."""
+
+    def __init__(self, parent: "Scope | None" = None, slots: dict | None = None):
+        self.names: dict[str, tuple[str, str]] = {}
+        self.parent = parent
+        self.slots = slots if slots is not None else (parent.slots if parent else {"n": 0})
+
+    def child(self) -> "Scope":
+        return Scope(self, self.slots)
+
+    def lookup(self, name: str):
+        scope = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return None
+
+    def local(self, name: str, typ: str) -> str:
+        """An env slot for a statement-level name (reused if the name exists)."""
+        found = self.lookup(name)
+        if found and found[0].startswith("e["):
+            return found[0]
+        return self.slot(name, typ)
+
+    def slot(self, name: str, typ: str) -> str:
+        """A new env slot (an anonymous one when `name` is empty: a loop's counter, a saved value)."""
+        code = f"e[{self.slots['n']}]"
+        self.slots["n"] += 1
+        if name:
+            self.names[name] = (code, typ)
+        return code
+
+    def bind(self, name: str, typ: str) -> str:
+        """A Python name for an expression-bound variable (aggregates, def parameters)."""
+        code = f"_{name}_{id(self) % 100000}"
+        self.names[name] = (code, typ)
+        return code
+
+    @property
+    def size(self) -> int:
+        return self.slots["n"]
+
+
+class Context:
+    """The compilation of one game file: diagnostics, generated module, declared names and tables."""
+
+    def __init__(self, gm: m.GameModel):
+        self.gm = gm
+        self.diags: list[Diagnostic] = []
+        self.module = Module()
+        self.data: dict = {}  # tables the generated module reads, by name
+        self.where = Span()  # the statement or declaration being compiled, for errors past Python's limits
+        self.known: dict[str, str] = {}  # every declared name -> what it is
+        self.has_move_triggers = any(t.event.kind == "move" for t in gm.of(m.TriggerDecl))
+        # Every table exists from the start, so no lookup depends on the order of the passes.
+        self.name, self.least, self.most, self.limit = gm.filename, 2, 4, 10000
+        self.options: dict = {}
+        self.option_index: dict = {}
+        self.option_choices: dict = {}
+        self.attr_list: list = []
+        self.attr_index: dict = {}
+        self.values: dict[str, list[tuple[str, int]]] = {}  # value name -> [(attribute, index)]
+        self.value_names: set[str] = set()
+        self.card_attr_tables: dict = {}
+        self.card_names: list = []
+        self.ncards = 0
+        self.has_twins, self.twins = False, ()
+        self.back_attrs: list = []
+        self.zone_list: list = []
+        self.zone_by_name: dict = {}
+        self.zone_count = 0
+        self.var_list: list = []
+        self.var_by_name: dict = {}
+        self.var_count = 0
+        self.param_info: dict = {}
+        self.param_types: dict[str, str] = {}
+        self.def_info: dict = {}
+        self.def_types: dict[str, str] = {}
+        self.steps_info: dict = {}
+        self.pattern_info: dict = {}
+        self.pattern_index: dict = {}
+        self.action_by_name: dict = {}
+        self.offered: set[str] = set()  # actions some choose, race or window offers
+        self.in_outcome = False
+
+    # ---- diagnostics
+    def error(self, message: str, span: Span, hint: str | None = None):
+        self.diags.append(Diagnostic(message, span, hint))
+
+    def unknown(self, what: str, name: str, span: Span, candidates):
+        self.error(f"unknown {what} '{name}'", span, did_you_mean(name, candidates))
+
+    def declare(self, name: str, kind: str, span: Span) -> bool:
+        """Record a declared name; False (with an error) if it is built in or declared already."""
+        if name in BUILTINS:
+            self.error(f"'{name}' is a built-in name and cannot be declared", span, "choose another name")
+            return False
+        if name in self.known:
+            self.error(f"'{name}' is already declared as {self.known[name]}", span)
+            return False
+        self.known[name] = kind
+        return True
+
+    def value_of(self, name: str, span: Span, attribute: str | None = None):
+        """(attribute, index) of a value name, or None with an error."""
+        found = self.values.get(name, [])
+        if attribute is not None:
+            found = [f for f in found if f[0] == attribute]
+            if not found:
+                names = self.attr_list[self.attr_index[attribute]][1] if attribute in self.attr_index else []
+                self.unknown(f"{attribute}", name, span, names)
+                return None
+        if not found:
+            self.unknown("card attribute or value", name, span, list(self.values) + list(self.attr_index))
+            return None
+        if len(found) > 1:
+            self.error(f"'{name}' is a value of several attributes ({', '.join(a for a, _ in found)})", span,
+                       "compare it with an attribute, as in 'c.rank == 10'")
+            return None
+        return found[0]
+
+    def source_of(self, span: Span) -> str:
+        """The text of the file under a span, on one line."""
+        lines = self.gm.text.splitlines()
+        if span.line == span.end_line and 0 < span.line <= len(lines):
+            return lines[span.line - 1][span.column - 1: span.end_column - 1]
+        if 0 < span.line <= len(lines):
+            return " ".join(line.strip() for line in lines[span.line - 1: span.end_line])
+        return ""
+
+    def hooks(self, event: str) -> bool:
+        """Whether the game has triggers (labelled or not) for a turn or round event."""
+        return any(t.event.kind == event for t in self.gm.of(m.TriggerDecl))
+
+    def owner_scope(self) -> Scope:
+        """Parameters, modifiers and patterns see `owner`: the player whose value is read."""
+        scope = Scope()
+        scope.local("owner", T.PLAYER)
+        return scope

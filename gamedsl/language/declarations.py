@@ -1,0 +1,143 @@
+"""The declarations that name things: the game's header and options, zones, variables, and the
+names of parameters, functions, steps and patterns (their bodies are compiled later, so any
+rule may read any of them, whatever the order of the file)."""
+from __future__ import annotations
+
+from ..errors import Span
+from . import model as m
+from . import types as T
+from .context import Context
+from .program import MAX_SEATS, Var, Zone
+
+ZONE_PROPS = {"hidden", "owner", "public", "top", "stack", "pile", "out", "transient"}
+VAR_VISIBILITY = ("hidden", "owner", "public")
+VAR_TYPES = {"number": T.NUM, "player": T.PLAYER, "card": T.CARD, "bool": T.BOOL}
+_CONDITION_CALLS = frozenset({"any", "all", "has", "makes", "can_make", "same", "knows"})
+
+
+class Declarations:
+    """The passes that declare names and lay out zones and variables."""
+
+    def __init__(self, c: Context):
+        self.c = c
+
+    def header(self):
+        c, gm = self.c, self.c.gm
+        names = gm.of(m.GameName)
+        c.name = names[0].name if names else gm.filename
+        players = gm.of(m.PlayersDecl)
+        if not players:
+            c.error("the game does not say how many players it is for", Span(), "add a line like 'players 2 to 4'")
+        else:
+            p = players[0]
+            c.least, c.most = p.least, p.most
+            if not 1 <= p.least <= p.most <= MAX_SEATS:
+                c.error(f"players must be between 1 and {MAX_SEATS}, smallest first", p.span)
+                c.least, c.most = 2, 4
+        limits = gm.of(m.LimitDecl)
+        c.limit = limits[0].moves if limits else 10000
+        for o in gm.of(m.OptionDecl):
+            if not c.declare(o.name, "an option", o.span):
+                continue
+            if isinstance(o.default, m.Number):
+                default = o.default.value
+            elif isinstance(o.default, m.Neg) and isinstance(o.default.operand, m.Number):
+                default = -o.default.operand.value
+            elif isinstance(o.default, m.Bool):
+                default = o.default.value
+            else:
+                c.error("an option's default must be a number, true or false", o.default.span)
+                default = 0
+            c.option_index[o.name] = len(c.option_index)
+            c.options[o.name] = (default, o.doc)
+
+    def zones(self):
+        c = self.c
+        base = 0
+        for z in c.gm.of(m.ZoneDecl):
+            if not c.declare(z.name, "a zone", z.span):
+                continue
+            vis, flags = "hidden", set()
+            for name, span in z.props:
+                if name not in ZONE_PROPS:
+                    c.unknown("zone property", name, span, ZONE_PROPS)
+                elif name in ("stack", "out", "transient"):
+                    flags.add(name)
+                elif name != "pile":
+                    vis = name
+            zone = Zone(z.name, base, z.per_player, vis, "stack" in flags, z.span, "out" in flags,
+                        transient="transient" in flags)
+            base += MAX_SEATS if z.per_player else 1
+            c.zone_list.append(zone)
+            c.zone_by_name[z.name] = zone
+        c.zone_count = base
+
+    def variables(self):
+        c = self.c
+        base = 0
+        for v in c.gm.of(m.VarDecl):
+            if not c.declare(v.name, "a variable", v.span):
+                continue
+            typ = T.NUM
+            if v.type is not None:
+                if v.type in VAR_TYPES:
+                    typ = VAR_TYPES[v.type]
+                elif v.type in c.attr_index:
+                    typ = T.value_type(v.type)
+                else:
+                    c.unknown("type", v.type, v.span, list(VAR_TYPES) + list(c.attr_index))
+            vis = "public"
+            if v.visibility is not None:
+                word, span = v.visibility
+                if word not in VAR_VISIBILITY:
+                    c.unknown("visibility", word, span, VAR_VISIBILITY)
+                elif word == "owner" and not v.per_player:
+                    c.error("only a per-player variable has an owner to show it to", span)
+                else:
+                    vis = word
+            var = Var(v.name, base, v.per_player, typ, None, v.span, vis, v.per_card)
+            c.var_list.append(var)
+            c.var_by_name[v.name] = var
+            base += MAX_SEATS if v.per_player else c.ncards if v.per_card else 1
+        c.var_count = base
+
+    def params(self):
+        """Parameter names and types first: functions, modifiers and patterns may read any of them."""
+        c = self.c
+        for p in c.gm.of(m.ParamDecl):
+            if c.declare(p.name, "a parameter", p.span):
+                c.param_info[p.name] = p
+                c.param_types[p.name] = T.BOOL if self.is_condition(p.init) else T.NUM
+
+    def is_condition(self, e) -> bool:
+        """Whether a parameter's starting value is true or false (read before any type is known)."""
+        if isinstance(e, (m.Bool, m.Compare, m.Logic, m.Not, m.Member)):
+            return True
+        if isinstance(e, m.Call):
+            return e.func in _CONDITION_CALLS
+        if isinstance(e, m.CondExpr):
+            return self.is_condition(e.then)
+        if isinstance(e, m.Name) and e.name in self.c.options:
+            return isinstance(self.c.options[e.name][0], bool)
+        return False
+
+    def defs(self):
+        c = self.c
+        for d in c.gm.of(m.DefDecl):
+            if c.declare(d.name, "a function", d.span):
+                c.def_info[d.name] = d
+
+    def steps(self):
+        c = self.c
+        for d in c.gm.of(m.StepsDecl):
+            if c.declare(d.name, "steps (a 'def' with a block)", d.span):
+                c.steps_info[d.name] = d
+                for p in sorted({p for p in d.params if d.params.count(p) > 1}):
+                    c.error(f"'{d.name}' names its parameter '{p}' twice", d.span)
+
+    def patterns(self):
+        c = self.c
+        for d in c.gm.of(m.PatternDecl):
+            if c.declare(d.name, "a pattern", d.span):
+                c.pattern_info[d.name] = d
+        c.pattern_index = {name: k for k, name in enumerate(c.pattern_info)}

@@ -1,0 +1,385 @@
+"""Compiles expressions to Python source, with their types, resolving every name.
+
+The generated code reads the state as `s` and the unit's locals as `e` (a list); the helpers
+and tables it names (`_next`, `A_rank`, `V_points`, `P_factor`...) are the runtime's
+(engine/runtime.py) and the game's (Context.data, the module's own functions).
+"""
+from __future__ import annotations
+
+from ..errors import Span
+from . import model as m
+from . import types as T
+from .builtins import BUILTINS, Builtins, _BARE, _NOPE
+from .context import Context, Scope
+from .program import MAX_SEATS
+
+_AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst", "filter"}
+# One-argument built-ins: name -> (argument type, result type, Python template).
+_SIMPLE = {
+    "next": (T.PLAYER, T.PLAYER, "_next(s, {}, 1)"),  # the next player still in the game
+    "previous": (T.PLAYER, T.PLAYER, "_next(s, {}, -1)"),
+    "seat": (T.NUM, T.PLAYER, "_seat(s, {})"),  # the n-th player, counting from 1
+    "top": (T.ZONE, T.CARD, "s.top({})"),
+    "bottom": (T.ZONE, T.CARD, "s.bottom({})"),
+    "abs": (T.NUM, T.NUM, "abs({})"),
+}
+
+
+class ExpressionCompiler(Builtins):
+    """One ex_* method per expression node (the built-in calls, call_*, are in Builtins)."""
+
+    def __init__(self, c: Context):
+        self.c = c
+        self.cards_where = False  # compiling a `cards ... where` condition: attributes read a card record
+        self.hoist: list | None = None  # names of values computed once per legal-move loop
+        self.agg_depth = 0
+        self.compiling_defs: set[str] = set()
+
+    # ---- expressions
+    def fn(self, e: m.Expr, scope: Scope, want: str, prefix: str = "x") -> str:
+        """Compile an expression into a function of the module, fn(s, e); returns its name."""
+        code = self.fn_code(e, scope, want)
+        return self.c.module.expression(prefix, code, e.span)
+
+    def fn_code(self, e: m.Expr, scope: Scope, want: str) -> str:
+        code, typ = self.expr(e, scope, want)
+        self.want(typ, want, e.span)
+        return code
+
+    def want(self, got: str, want: str, span: Span):
+        if got == want or T.ANY in (got, want):
+            return
+        if want == T.BOOL and got == T.NUM:
+            return
+        self.c.error(f"expected {T.describe(want)}, found {T.describe(got)}", span)
+
+    def expr(self, e: m.Expr, scope: Scope, hint: str | None = None) -> tuple[str, str]:
+        """(python code, type) of an expression; `hint` is the type a bare value name should take."""
+        if e.span.line:
+            self.c.where = e.span
+        return getattr(self, "ex_" + type(e).__name__.lower())(e, scope, hint)
+
+    def ex_number(self, e, scope, hint):
+        if hint and T.is_value(hint):
+            found = self.c.value_of(str(e.value), e.span, hint[6:])
+            return (str(found[1]), hint) if found else _NOPE
+        return str(e.value), T.NUM
+
+    def ex_string(self, e, scope, hint):
+        return repr(e.value), T.STR
+
+    def ex_bool(self, e, scope, hint):
+        return str(e.value), T.BOOL
+
+    def ex_name(self, e: m.Name, scope: Scope, hint):
+        name = e.name
+        found = scope.lookup(name)
+        if found is not None:
+            return found
+        if self.cards_where and name in self.c.attr_index:
+            return f"_rec.get({name!r}, -1)", T.value_type(name)
+        if hint and T.is_value(hint) and name in self.c.values:
+            found = self.c.value_of(name, e.span, hint[6:])
+            return (str(found[1]), hint) if found else _NOPE
+        if name == "me":
+            return "s.me", T.PLAYER
+        if name == "nobody":  # no player: what a player variable holds until it is set
+            return "None", T.PLAYER
+        if name == "players":  # the players still in the game
+            return "s.alive", "players"
+        if name == "all_players":  # every seat, eliminated or not
+            return "range(s.np)", T.list_of(T.PLAYER)
+        if name == "all_cards":  # every card of the game, wherever it lies
+            return f"range({self.c.ncards})", T.list_of(T.CARD)
+        if name == "in_play":  # every card not in a zone marked `out`
+            return "s.in_play()", T.list_of(T.CARD)
+        if name == "others":  # every player but me, in turn order from me's left
+            return "_others(s)", T.list_of(T.PLAYER)
+        if name in self.c.var_by_name:
+            var = self.c.var_by_name[name]
+            if var.per_player:
+                self.c.error(f"'{name}' belongs to each player: write p.{name} (or me.{name})", e.span)
+                return _NOPE
+            if var.per_card:
+                self.c.error(f"'{name}' belongs to each card: write c.{name}", e.span)
+                return _NOPE
+            return f"s.v[{var.base}]", var.type
+        if name in self.c.param_info:
+            if self.c.param_info[name].per_player:
+                self.c.error(f"parameter '{name}' belongs to each player: write p.{name}", e.span)
+                return _NOPE
+            return f"P_{name}(s)", self.c.param_types[name]
+        if name in self.c.option_index:
+            typ = T.value_type(name) if name in self.c.option_choices else T.NUM
+            return f"s.opt[{self.c.option_index[name]}]", typ
+        if name in self.c.zone_by_name:
+            zone = self.c.zone_by_name[name]
+            if zone.per_player:
+                self.c.error(f"zone '{name}' belongs to each player: write p.{name} (or me.{name})", e.span)
+                return _NOPE
+            return str(zone.base), T.ZONE
+        if name in self.c.values and len(self.c.values[name]) == 1:
+            a, i = self.c.values[name][0]
+            return str(i), T.value_type(a)
+        if name in self.c.values:
+            self.c.value_of(name, e.span)
+            return _NOPE
+        if hint == T.ZONE:
+            self.c.unknown("zone", name, e.span, self.c.zone_by_name)
+            return _NOPE
+        if name in self.c.known:  # declared, but not something an expression can read by itself
+            what = self.c.known[name]
+            hint = {"a card value": f"a card's value is read from a card: c.{name}",
+                    "a function": f"call it: {name}(...)",
+                    "a card attribute": f"a card's attribute is read from a card: c.{name}"}.get(what)
+            self.c.error(f"'{name}' is {what}, not a value by itself", e.span, hint)
+            return _NOPE
+        candidates = list(self.c.known) + list(_BARE) + list(self.c.values) + self.visible_names(scope)
+        self.c.unknown("name", name, e.span, candidates)
+        return _NOPE
+
+    def visible_names(self, scope: Scope) -> list:
+        out = []
+        while scope is not None:
+            out.extend(scope.names)
+            scope = scope.parent
+        return out
+
+    def ex_attr(self, e: m.Attr, scope: Scope, hint):
+        ocode, otyp = self.expr(e.obj, scope)
+        name = e.name
+        if otyp == T.ANY:  # a function parameter: its kind follows from what is read of it
+            per_card = name in self.c.var_by_name and self.c.var_by_name[name].per_card
+            otyp = T.CARD if name in self.c.attr_index or name in self.c.value_names or per_card else T.PLAYER
+        mark = self.c.module.mark  # a player's or card's own value: the player may be nobody
+        if otyp == T.PLAYER:
+            if name in self.c.var_by_name and self.c.var_by_name[name].per_player:
+                var = self.c.var_by_name[name]
+                return mark(f"s.v[{var.base} + ({ocode})]", e.span), var.type
+            if name in self.c.zone_by_name and self.c.zone_by_name[name].per_player:
+                return mark(f"({self.c.zone_by_name[name].base} + ({ocode}))", e.span), T.ZONE
+            if name in self.c.param_info and self.c.param_info[name].per_player:
+                return mark(f"P_{name}(s, {ocode})", e.span), self.c.param_types[name]
+            options = [v.name for v in self.c.var_list if v.per_player] + [
+                z.name for z in self.c.zone_list if z.per_player]
+            self.c.unknown("per-player variable or zone", name, e.name_span, options)
+            return _NOPE
+        if otyp == T.CARD:
+            if name in self.c.attr_index:
+                return f"A_{name}[{ocode}]", T.value_type(name)
+            if name in self.c.value_names:
+                return f"V_{name}[{ocode}]", T.NUM
+            if name in self.c.var_by_name and self.c.var_by_name[name].per_card:
+                var = self.c.var_by_name[name]
+                return mark(f"s.v[{var.base} + ({ocode})]", e.span), var.type
+            card_vars = [v.name for v in self.c.var_list if v.per_card]
+            self.c.unknown("card attribute, value or variable" if card_vars else "card attribute or value", name,
+                         e.name_span, list(self.c.attr_index) + list(self.c.value_names) + card_vars)
+            return _NOPE
+        if otyp != T.ANY:
+            self.c.error(f"'.{name}' needs a player or a card, but this is {T.describe(otyp)}", e.obj.span)
+        return _NOPE
+
+    def ex_binop(self, e: m.BinOp, scope, hint):
+        lc, lt = self.expr(e.left, scope)
+        rc, rt = self.expr(e.right, scope)
+        if e.op == "+" and T.NUM not in (lt, rt) and (T.element(lt) or T.element(rt)):
+            return self.concat(e, lc, lt, rc, rt)
+        self.want(lt, T.NUM, e.left.span)
+        self.want(rt, T.NUM, e.right.span)
+        op = "//" if e.op == "/" else e.op
+        if op in ("//", "%"):
+            return self.c.module.mark(f"_div({lc}, {rc}, {op!r})", e.span), T.NUM
+        if op == "**":
+            return self.c.module.mark(f"_pow({lc}, {rc})", e.span), T.NUM
+        return f"({lc} {op} {rc})", T.NUM
+
+    def concat(self, e: m.BinOp, lc, lt, rc, rt):
+        """`a + b` of zones and lists: one list with the elements of both, in order."""
+        parts, elems = [], []
+        for code, typ, side in ((lc, lt, e.left), (rc, rt, e.right)):
+            elem = T.element(typ) if typ != "players" else T.PLAYER
+            if elem is None:
+                self.c.error(f"'+' joins zones and lists, but this is {T.describe(typ)}", side.span)
+                return _NOPE
+            parts.append(f"*s.z[{code}]" if typ == T.ZONE else f"*{code}")
+            elems.append(elem)
+        if T.ANY not in elems and elems[0] != elems[1]:
+            self.c.error(f"cannot join a list of {elems[0]}s and a list of {elems[1]}s", e.span)
+        return f"({parts[0]}, {parts[1]})", T.list_of(elems[0] if elems[0] != T.ANY else elems[1])
+
+    def ex_neg(self, e: m.Neg, scope, hint):
+        code, typ = self.expr(e.operand, scope)
+        self.want(typ, T.NUM, e.operand.span)
+        return f"(-{code})", T.NUM
+
+    def bare_value(self, e: m.Expr, scope) -> bool:
+        """Whether an expression is a value name that several attributes share (its attribute unknown)."""
+        if isinstance(e, m.Number):
+            return str(e.value) in self.c.values
+        return isinstance(e, m.Name) and len(self.c.values.get(e.name, ())) > 1 and scope.lookup(e.name) is None \
+            and e.name not in self.c.known and e.name not in _BARE
+
+    def ex_compare(self, e: m.Compare, scope, hint):
+        if self.bare_value(e.left, scope) and not self.bare_value(e.right, scope):
+            rc, rt = self.expr(e.right, scope)  # the right side tells which attribute 'red' belongs to
+            lc, lt = self.expr(e.left, scope, rt)
+        else:
+            lc, lt = self.expr(e.left, scope)
+            rc, rt = self.expr(e.right, scope, lt)
+        if T.is_value(rt) and lt != rt and isinstance(e.left, (m.Number, m.Name)):
+            lc, lt = self.expr(e.left, scope, rt)
+        if lt != rt and T.ANY not in (lt, rt):
+            self.c.error(f"cannot compare {T.describe(lt)} with {T.describe(rt)}", e.span)
+        if e.op in ("<", ">", "<=", ">=") and lt not in (T.NUM, T.ANY) and not T.is_value(lt):
+            self.c.error(f"'{e.op}' compares numbers or ordered values, not {T.describe(lt)}", e.span)
+        return f"({lc} {e.op} {rc})", T.BOOL
+
+    def ex_member(self, e: m.Member, scope, hint):
+        ic, it = self.expr(e.item, scope)
+        neg = "not " if e.negated else ""
+        if isinstance(e.collection, m.ListExpr):
+            items = [self.expr(x, scope, it) for x in e.collection.items]
+            for (c, t), x in zip(items, e.collection.items):
+                if t != it and T.ANY not in (t, it):
+                    self.c.error(f"cannot look for {T.describe(it)} among {T.describe(t)}s", x.span)
+            listed = f"({', '.join(c for c, _ in items)},)" if items else "()"
+            return f"({neg}({ic}) in {listed})", T.BOOL
+        coll = e.collection
+        if isinstance(coll, m.Name) and coll.name in self.c.zone_by_name and scope.lookup(coll.name) is None \
+                and self.c.zone_by_name[coll.name].per_player:  # `c in laws`: in anyone's zone of that kind
+            self.want(it, T.CARD, e.item.span)
+            base = self.c.zone_by_name[coll.name].base
+            return f"({neg}({base} <= s.loc[{ic}] < {base + MAX_SEATS}))", T.BOOL
+        cc, ct = self.expr(e.collection, scope)
+        if ct == T.ZONE:
+            self.want(it, T.CARD, e.item.span)
+            op = "!=" if e.negated else "=="
+            return f"(s.loc[{ic}] {op} {cc})", T.BOOL
+        if ct == "players":
+            self.want(it, T.PLAYER, e.item.span)
+            return f"({neg}(({ic}) in s.alive))", T.BOOL
+        elem = T.element(ct)
+        if elem is None:
+            self.c.error(f"'in' needs a zone, the players or a list, not {T.describe(ct)}", e.collection.span)
+            return _NOPE
+        return f"({neg}({ic}) in ({cc}))", T.BOOL
+
+    def ex_logic(self, e: m.Logic, scope, hint):
+        lc = self.fn_code(e.left, scope, T.BOOL)
+        rc = self.fn_code(e.right, scope, T.BOOL)
+        return f"({lc} {e.op} {rc})", T.BOOL
+
+    def ex_not(self, e: m.Not, scope, hint):
+        return f"(not {self.fn_code(e.operand, scope, T.BOOL)})", T.BOOL
+
+    def ex_condexpr(self, e: m.CondExpr, scope, hint):
+        c = self.fn_code(e.cond, scope, T.BOOL)
+        a, at = self.expr(e.then, scope, hint)
+        b, bt = self.expr(e.other, scope, at)
+        if at != bt and T.ANY not in (at, bt):
+            self.c.error(f"both branches must give the same kind of thing: {T.describe(at)} and {T.describe(bt)}", e.span)
+        return f"({a} if {c} else {b})", at
+
+    def ex_listexpr(self, e: m.ListExpr, scope, hint):
+        items = [self.expr(x, scope) for x in e.items]
+        typ = items[0][1] if items else T.ANY
+        return f"({', '.join(c for c, _ in items)},)" if items else "()", T.list_of(typ)
+
+    def domain(self, e: m.Expr, scope: Scope) -> tuple[str, str]:
+        code, typ = self.expr(e, scope)
+        if typ == T.ZONE:
+            return f"s.z[{code}]", T.CARD
+        return code, self.elem_type(typ, e.span)
+
+    def binding(self, e: m.Call, scope: Scope):
+        """For `f(x in D ...)`: (inner scope, python var, domain code)."""
+        if not e.args or not isinstance(e.args[0], m.Member) or not isinstance(e.args[0].item, m.Name) \
+                or e.args[0].negated:
+            self.c.error(f"'{e.func}' needs a binding like '{e.func}(c in hand if ...)'", e.span)
+            return None
+        member = e.args[0]
+        dcode, elem = self.domain(member.collection, scope)
+        inner = scope.child()
+        var = inner.bind(member.item.name, elem)
+        return inner, var, dcode
+
+    def ex_call(self, e: m.Call, scope: Scope, hint):
+        f = e.func
+        if f in _SIMPLE:
+            want, result, template = _SIMPLE[f]
+            arg = self._one_arg(e, scope)
+            if arg is None:
+                return _NOPE
+            self.want(arg[1], want, e.args[0].span)
+            code = self.c.module.mark(template.format(arg[0]), e.span)  # an empty zone, no seat...
+            return (self.maybe_hoist(code, scope) if f in ("top", "bottom") else code), result
+        handler = getattr(self, "call_" + f, None)
+        if handler is not None and f in BUILTINS:
+            if f not in _AGGREGATES:
+                return handler(e, scope)
+            self.agg_depth += 1
+            try:
+                code, typ = handler(e, scope)
+            finally:
+                self.agg_depth -= 1
+            return self.maybe_hoist(code, scope), typ
+        if f in self.c.def_info:
+            d = self.c.def_info[f]
+            if len(e.args) != len(d.params):
+                self.c.error(f"function '{f}' takes {len(d.params)} argument(s), given {len(e.args)}", e.span)
+                return _NOPE
+            args = [self.expr(a, scope)[0] for a in e.args]
+            typ = self.compile_def(f)
+            return f"D_{f}(s, {', '.join(args)})", typ
+        self.c.unknown("function", f, e.span, list(self.c.def_info) + sorted(BUILTINS - set(_BARE)))
+        return _NOPE
+
+    def maybe_hoist(self, code: str, scope) -> str:
+        """In a legal-move loop, compute an aggregate that does not depend on the candidate once, lazily.
+
+        Expressions have no side effects (random() excepted), so the value is the same for every
+        candidate; it is computed on first use, so a condition that short-circuits never pays for it.
+        """
+        if self.hoist is None or self.agg_depth or "s.pick" in code:
+            return code
+        if any(name_code in code for name_code, _ in self.visible_codes(scope)):
+            return code
+        name = f"_h{len(self.hoist)}"
+        self.hoist.append(name)
+        return f"({name} if {name} is not _U else ({name} := {code}))"
+
+    def visible_codes(self, scope):
+        while scope is not None:
+            yield from scope.names.values()
+            scope = scope.parent
+
+    def elem_type(self, dtyp: str, span: Span) -> str:
+        """The type of the elements of a collection type (an error if it is not one)."""
+        if dtyp == "players":
+            return T.PLAYER
+        elem = T.element(dtyp)
+        if elem is None:
+            self.c.error(f"expected cards, players or a list here, found {T.describe(dtyp)}", span)
+            return T.ANY
+        return elem
+
+    def compile_def(self, name: str) -> str:
+        """Compile a function (`def f(x) = ...`) into the module as D_f, once; returns its type."""
+        c = self.c
+        if name in c.def_types:
+            return c.def_types[name]
+        if name in self.compiling_defs:
+            c.error(f"function '{name}' calls itself", c.def_info[name].span)
+            return T.ANY
+        self.compiling_defs.add(name)
+        d = c.def_info[name]
+        scope = Scope()
+        for p in sorted({p for p in d.params if d.params.count(p) > 1}):
+            c.error(f"function '{name}' names its parameter '{p}' twice", d.span)
+        args = list(dict.fromkeys(scope.bind(p, T.ANY) for p in d.params))
+        code, typ = self.expr(d.body, scope)
+        c.module.function("D_" + name, ", ".join(["s", *args]),
+                          [("    return (", d.body.span), (code, d.body.span), ("    )", None)], d.body.span)
+        c.def_types[name] = typ
+        return typ

@@ -1,0 +1,183 @@
+"""The compiled form of a game: tables, and one generated Python module holding every rule.
+
+A Program is plain data: names, numbers, spans and the generated module's source. Where the
+engine needs a function (a move's legality, a rule's body, a parameter), the Program holds the
+name of a function of the module. `engine.link` executes the module once and puts the functions
+in those places; until then a Program can be stored and loaded again (language/cache.py).
+"""
+from __future__ import annotations
+
+import attrs
+
+from ..errors import Span
+
+MAX_SEATS = 9
+
+
+@attrs.frozen(cache_hash=True)
+class Order:
+    """An order a run may follow: each card's position in it (None: none), and all its positions, ascending."""
+
+    position: tuple[int | None, ...]
+    positions: tuple[int, ...]
+
+
+@attrs.frozen(cache_hash=True)
+class Shape:
+    """The static shape of a pattern: the attributes its cards share, and what its run is made of."""
+
+    same: tuple[str, ...] = ()
+    run: str | None = None
+    orders: tuple[Order, ...] = ()
+
+
+@attrs.frozen(cache_hash=True)
+class Spec:
+    """A pattern's run-time arguments, for one player at one moment: its size, required values
+    (attribute, value[, how many cards]), wild cards and merged values (see engine/patterns.py)."""
+
+    size: int
+    withs: tuple = ()
+    wild: tuple = ()
+    classes: tuple = ()
+
+
+@attrs.define
+class Zone:
+    name: str
+    base: int  # instance index; a per-player zone owns base .. base + MAX_SEATS - 1
+    per_player: bool
+    visibility: str  # hidden / owner / public / top
+    stack: bool
+    span: Span
+    out: bool = False  # out of the game: `gather` leaves its cards where they are
+    changes: tuple = ()  # modifiers' visibility changes: ((condition fn(state, [owner]), word), ...), in file order
+    transient: bool = False  # shown on the table only while it holds cards
+
+
+@attrs.define
+class Var:
+    name: str
+    base: int
+    per_player: bool
+    type: str
+    init: object  # fn(state) -> value
+    span: Span
+    visibility: str = "public"  # hidden (nobody), owner (a per-player value: its owner), public
+    per_card: bool = False  # one value per card: base .. base + number of cards - 1
+
+
+@attrs.define(eq=False)
+class Action:
+    name: str
+    label: str
+    first_id: int
+    size: int  # how many ids: 1, or one per possible parameter value
+    param_type: str | None
+    span: Span
+    domain: object = None  # fn(state, env) -> iterable, or None
+    requires: list = attrs.Factory(list)  # [(fn(state, env) -> bool, message or None, source text)]
+    legal: object = None  # fn(state, out): appends the legal move ids
+    run: object = None  # a body that never waits: fn(state, env); else None
+    entry: object = None  # a body that may wait: its first block, fn(state, frame)
+    nlocals: int = 0
+    anytime: bool = False  # offered to every player in the reaction window before a decision
+    spoken: bool = False  # said aloud: making it fires the 'speech' triggers
+    domain_text: str = "the choices"  # the choices as the file writes them (for messages)
+    step: int = -1  # an ordered step's number (a labelled turn or round trigger); -1 for an action
+
+
+@attrs.define(eq=False)
+class Trigger:
+    kind: str
+    source: object  # zone matcher for move events: (zone base, per_player, owner slot) or None
+    dest: object
+    cond: object  # fn(state, env) or None
+    entry: object  # the body's first block: fn(state, frame)
+    nlocals: int
+    span: Span
+
+
+@attrs.define(eq=False)
+class Step:
+    """A labelled turn or round trigger: a step the player on turn orders among the others of its moment."""
+    cond: object  # fn(state, env) or None
+    entry: object  # the body's first block
+    nlocals: int
+    action: Action
+
+
+@attrs.define(eq=False)
+class Pattern:
+    """A meld: a fixed shape, and the clauses read at run time for the player concerned."""
+    name: str
+    shape: Shape
+    size: object  # fn(state, [owner]) -> number of cards
+    conds: tuple  # fn(state, [owner]) -> bool: all must hold for the pattern to count
+    withs: tuple  # ((attribute, value index, condition fn or None, count fn or None), ...)
+    span: Span
+
+
+@attrs.define(eq=False)
+class Unit:
+    """A flow block that may wait (setup, round, outcome): its first block and its locals."""
+    entry: object
+    nlocals: int
+    span: Span = Span()
+
+
+@attrs.define(eq=False)
+class Program:
+    """Everything the engine needs to run a game, built once at load."""
+
+    name: str
+    filename: str
+    text: str
+    min_players: int
+    max_players: int
+    options: dict  # name -> (default, doc)
+    option_index: dict
+    option_choices: dict  # option name -> its value names (options chosen by name)
+    move_limit: int
+    attributes: list  # [(name, [value names], [symbols])]
+    card_attrs: dict  # attribute name -> tuple of value index per card (-1 unset)
+    card_names: list
+    twins: tuple  # per card: the first card identical to it (itself if it is the first)
+    back: tuple  # the attributes a card's back shows to everyone
+    attr_sizes: dict  # attribute -> how many values it has
+    zones: list
+    zone_by_name: dict
+    zone_count: int
+    out_zones: frozenset  # the instances of zones marked `out`
+    vars: list
+    var_by_name: dict
+    var_count: int
+    actions: list
+    action_by_name: dict
+    action_count: int
+    reactions: tuple  # the anytime actions
+    no_reaction: Action | None  # the move that lets a reaction window pass (when there are reactions)
+    setup: Unit
+    round: Unit | None
+    outcome: Unit
+    triggers: dict  # kind -> [Trigger]
+    ordered: dict  # turn/round event -> [Step]: labelled triggers the player orders
+    params: dict  # name -> fn(state, owner=None)
+    patterns: list
+    same_changes: dict  # attribute -> ((condition, value indices that count as one), ...)
+    wild_changes: dict  # attribute -> ((condition, cards wild for it), ...)
+    end_when: object = None  # fn(state, env) or None
+    heuristic: object = None  # fn(state, env): how good the state is for state.me
+    invariants: dict = attrs.Factory(dict)  # when -> [(name, fn(state, env), span)]
+    act_sets: dict = attrs.Factory(dict)  # a module name -> the names of the actions a choose or race offers
+    has_move_triggers: bool = False
+    trigger_spans: dict = attrs.Factory(dict)  # a trigger's first block -> its span
+    module: str = ""  # the generated Python source
+    spans: list = attrs.Factory(list)  # the span each line of the module comes from
+    loops: list = attrs.Factory(list)  # per line: the loop, round or trigger it is in ((span, kind) or None)
+    data: dict = attrs.Factory(dict)  # tables the module reads (card values, attributes...)
+    version: str = ""  # the gamedsl that compiled it
+    linked: bool = False
+
+    def card_count(self) -> int:
+        return len(self.card_names)

@@ -1,0 +1,255 @@
+"""Statements that never wait, as Python source lines: the straight-line parts of every rule.
+
+A mixin of the FlowCompiler (flow.py), which lowers the statements that may wait. A statement is
+*straight* when it can neither wait for a player's decision nor transfer control (choose, turn,
+race, end, and anything containing them cannot; in a game with move triggers, neither can a
+move, whose triggers must run before the next statement).
+"""
+from __future__ import annotations
+
+from ..errors import Span
+from . import model as m
+from . import types as T
+
+STEP_LIMIT = 1_000_000  # the work allowed between two decisions (engine/flow.py counts it)
+_WAITS = (m.Choose, m.Turn, m.End, m.Race)
+
+
+class Straight:
+    """gen_* methods: each appends a statement's Python lines to a list, at an indentation."""
+
+    def straight(self, st: m.Stmt) -> bool:
+        """Whether a statement can run to its end without waiting or jumping."""
+        if isinstance(st, _WAITS):
+            return False
+        if isinstance(st, (m.Move, m.MoveN, m.Deal)) and self.c.has_move_triggers:
+            return False  # a move may fire triggers that must run at once, before the next statement
+        if isinstance(st, m.If):
+            return all(self.straight(x) for _, b in st.branches for x in b) and all(
+                self.straight(x) for x in (st.otherwise or ()))
+        if isinstance(st, (m.Repeat, m.While, m.ForEach)):
+            return all(self.straight(x) for x in st.body)
+        if isinstance(st, m.CallSteps):
+            d = self.c.steps_info.get(st.func)
+            if d is None or st.func in self.expanding:
+                return True  # reported when it is compiled
+            self.expanding.add(st.func)
+            try:
+                return all(self.straight(x) for x in d.body)
+            finally:
+                self.expanding.discard(st.func)
+        return True
+
+    def gen(self, st: m.Stmt, scope, ind: int, lines: list):
+        getattr(self, "gen_" + type(st).__name__.lower())(st, scope, ind, lines)
+
+    def emit(self, lines: list, ind: int, text: str, span: Span):
+        lines.append(("    " * ind + text, span))
+
+    def emit_step(self, lines: list, ind: int, span: Span):
+        """One turn of a loop: counted, so that rules that never ask for a move are stopped."""
+        self.emit(lines, ind, "s.steps += 1", span)
+        self.emit(lines, ind, f"if s.steps > {STEP_LIMIT}: s.count_step(0, True)", span)
+
+    def gen_body(self, body: tuple, scope, ind: int, lines: list, span: Span):
+        before = len(lines)
+        for st in body:
+            self.gen(st, scope, ind, lines)
+        if len(lines) == before:
+            self.emit(lines, ind, "pass", span)
+
+    def gen_assign(self, st: m.Assign, scope, ind, lines):
+        tcode, ttyp = self.target(st.target, scope)
+        # the variable's type tells which attribute a bare value belongs to: `r = 3` for a rank
+        code, typ = self.x.expr(st.value, scope, ttyp if tcode is not None and T.is_value(ttyp) else None)
+        if tcode is None:
+            return
+        if st.op != "=":
+            self.x.want(ttyp, T.NUM, st.target.span)
+            self.x.want(typ, T.NUM, st.value.span)
+        else:
+            self.x.want(typ, ttyp, st.value.span)
+        self.emit(lines, ind, f"{tcode} {st.op} ({code})", st.span)
+        if self.c.pattern_info:  # pattern answers read variables: they hold until a change
+            self.emit(lines, ind, "s.ver += 1", st.span)
+
+    def target(self, t: m.Expr, scope):
+        """(python target, type) of an assignment's left side."""
+        if isinstance(t, m.Name):
+            found = scope.lookup(t.name)
+            if found is not None:
+                return found
+            var = self.c.var_by_name.get(t.name)
+            if var is None:
+                if t.name in self.c.known:
+                    self.c.error(f"'{t.name}' is {self.c.known[t.name]}; only variables can be assigned", t.span)
+                    return None, T.ANY
+                self.c.unknown("variable", t.name, t.span, self.c.var_by_name)
+                return None, T.ANY
+            if var.per_player or var.per_card:
+                whose, x = ("player", "p") if var.per_player else ("card", "c")
+                self.c.error(f"'{t.name}' belongs to each {whose}: write {x}.{t.name}", t.span)
+                return None, T.ANY
+            return f"s.v[{var.base}]", var.type
+        if isinstance(t, m.Attr):
+            ocode, otyp = self.x.expr(t.obj, scope)
+            var = self.c.var_by_name.get(t.name)
+            if var is None or not (var.per_player or var.per_card):
+                self.c.unknown("per-player or per-card variable", t.name, t.name_span,
+                             [v.name for v in self.c.var_list if v.per_player or v.per_card])
+                return None, T.ANY
+            self.x.want(otyp, T.CARD if var.per_card else T.PLAYER, t.obj.span)
+            return self.c.module.mark(f"s.v[{var.base} + ({ocode})]", t.span), var.type
+        self.c.error("only a variable can be assigned", t.span)
+        return None, T.ANY
+
+    def gen_let(self, st: m.Let, scope, ind, lines):
+        code, typ = self.x.expr(st.value, scope)
+        slot = scope.local(st.name, typ)
+        self.emit(lines, ind, f"{slot} = ({code})", st.span)
+
+    def zone_expr(self, e: m.Expr, scope) -> str:
+        code, typ = self.x.expr(e, scope, T.ZONE)
+        self.x.want(typ, T.ZONE, e.span)
+        return code
+
+    def gen_move(self, st: m.Move, scope, ind, lines):
+        card, typ = self.x.expr(st.card, scope)
+        self.x.want(typ, T.CARD, st.card.span)
+        dest = self.zone_expr(st.dest, scope)
+        self.emit(lines, ind, f"s.move({card}, {dest}, {st.bottom})", st.span)
+
+    def gen_moven(self, st: m.MoveN, scope, ind, lines):
+        src = self.zone_expr(st.source, scope)
+        dest = self.zone_expr(st.dest, scope)
+        if st.count is None:
+            self.emit(lines, ind, f"s.move_all({src}, {dest}, {st.bottom})", st.span)
+        else:
+            n = self.x.fn_code(st.count, scope, T.NUM)
+            self.emit(lines, ind, f"s.move_top({n}, {src}, {dest}, {st.bottom})", st.span)
+
+    def gen_deal(self, st: m.Deal, scope, ind, lines):
+        src = self.zone_expr(st.source, scope)
+        zone = self.c.zone_by_name.get(st.zone)
+        if zone is None:
+            self.c.unknown("zone", st.zone, st.zone_span, self.c.zone_by_name)
+            return
+        if not zone.per_player:
+            self.c.error(f"'deal' gives cards to each player, but zone '{st.zone}' is shared", st.zone_span,
+                       f"use 'move N from ... to {st.zone}'")
+            return
+        n = self.x.fn_code(st.count, scope, T.NUM)
+        start = self.x.fn_code(st.start, scope, T.PLAYER) if st.start is not None else "0"
+        self.emit(lines, ind, f"s.deal({n}, {src}, {zone.base}, {start})", st.span)
+
+    def gen_shuffle(self, st: m.Shuffle, scope, ind, lines):
+        self.emit(lines, ind, f"s.shuffle({self.zone_expr(st.zone, scope)})", st.span)
+
+    def gen_gather(self, st: m.Gather, scope, ind, lines):
+        self.emit(lines, ind, f"s.gather({self.zone_expr(st.zone, scope)})", st.span)
+
+    def gen_if(self, st: m.If, scope, ind, lines):
+        for k, (cond, body) in enumerate(st.branches):
+            code = self.x.fn_code(cond, scope, T.BOOL)
+            self.emit(lines, ind, f"{'if' if k == 0 else 'elif'} {code}:", cond.span)
+            self.gen_body(body, scope, ind + 1, lines, st.span)
+        if st.otherwise is not None:
+            self.emit(lines, ind, "else:", st.span)
+            self.gen_body(st.otherwise, scope, ind + 1, lines, st.span)
+
+    def gen_repeat(self, st: m.Repeat, scope, ind, lines):
+        n = self.x.fn_code(st.count, scope, T.NUM)
+        self.emit(lines, ind, f"for _ in range(_repeat_count({n})):", st.count.span)
+        self.emit_step(lines, ind + 1, st.span)
+        self.gen_body(st.body, scope, ind + 1, lines, st.span)
+
+    def gen_while(self, st: m.While, scope, ind, lines):
+        cond = self.x.fn_code(st.cond, scope, T.BOOL)
+        self.emit(lines, ind, f"while {cond}:", st.cond.span)
+        self.emit_step(lines, ind + 1, st.span)
+        self.gen_body(st.body, scope, ind + 1, lines, st.span)
+
+    def gen_foreach(self, st: m.ForEach, scope, ind, lines):
+        domain, slot, start = self.loop_parts(st, scope)
+        if start is not None:
+            domain = f"_rotate(tuple({domain}), {start})"
+        self.emit(lines, ind, f"for {slot} in tuple({domain}):", st.domain.span)
+        self.gen_body(st.body, scope, ind + 1, lines, st.span)
+
+    def loop_parts(self, st: m.ForEach, scope):
+        """(domain code, loop variable slot, start code or None) of a for-each loop."""
+        dcode, dtyp = self.x.expr(st.domain, scope)
+        if dtyp == T.ZONE:
+            dcode, elem = f"s.z[{dcode}]", T.CARD
+        else:
+            elem = self.x.elem_type(dtyp, st.domain.span)
+        slot = scope.local(st.var, elem)
+        start = None
+        if st.start is not None:
+            start = self.x.fn_code(st.start, scope, T.PLAYER)
+            if elem != T.PLAYER:
+                self.c.error("'starting at' needs a loop over players", st.start.span)
+        return dcode, slot, start
+
+    def gen_result(self, st: m.Result, scope, ind, lines):
+        p = self.x.fn_code(st.player, scope, T.PLAYER)
+        self.emit(lines, ind, f"s.results[{p}] = {st.kind!r}", st.span)
+
+    def gen_places(self, st: m.Places, scope, ind, lines):
+        dcode, dtyp = self.x.expr(st.domain, scope)
+        if self.x.elem_type(dtyp, st.domain.span) != T.PLAYER:
+            self.c.error("places are given to players", st.domain.span)
+        inner = scope.child()
+        var = inner.bind(st.var, T.PLAYER)
+        key = self.x.fn_code(st.key, inner, T.NUM)
+        self.emit(lines, ind, f"s.set_places(tuple({dcode}), lambda {var}: ({key}), {st.descending})", st.span)
+
+    def gen_say(self, st: m.Say, scope, ind, lines):
+        self.emit(lines, ind, f"s.say({st.text!r})", st.span)
+
+    def gen_eliminate(self, st: m.Eliminate, scope, ind, lines):
+        self.emit(lines, ind, f"s.eliminate({self.x.fn_code(st.player, scope, T.PLAYER)})", st.span)
+
+    def gen_reveal(self, st: m.Reveal, scope, ind, lines):
+        card = self.x.fn_code(st.card, scope, T.CARD)
+        to = self.x.fn_code(st.to, scope, T.PLAYER) if st.to is not None else "None"
+        self.emit(lines, ind, f"s.reveal({card}, {to})", st.span)
+
+    # ---- steps: a def with a block, run in place where it is called
+    def steps_call(self, st: m.CallSteps, scope):
+        """(the def, its scope with the arguments bound, the binding lines) or None after an error."""
+        d = self.c.steps_info.get(st.func)
+        if d is None:
+            if st.func in self.c.def_info:
+                self.c.error(f"'{st.func}' is a function with a value ('def {st.func}(...) = ...'); "
+                           "use it in an expression", st.span)
+            else:
+                self.c.unknown("steps (a 'def' with a block)", st.func, st.span, self.c.steps_info)
+            return None
+        if st.func in self.expanding:
+            self.c.error(f"'{st.func}' calls itself", st.span, "steps cannot repeat themselves; use 'while' or 'repeat'")
+            return None
+        if len(st.args) != len(d.params):
+            self.c.error(f"'{st.func}' takes {len(d.params)} argument(s), given {len(st.args)}", st.span)
+            return None
+        self.used_steps.add(st.func)
+        inner = type(scope)(None, scope.slots)  # the caller's slots, but none of its names
+        binds = []
+        for name, arg in zip(d.params, st.args):
+            code, typ = self.x.expr(arg, scope)
+            binds.append((f"{inner.local(name, typ)} = ({code})", arg.span))
+        return d, inner, binds
+
+    def gen_callsteps(self, st: m.CallSteps, scope, ind, lines):
+        found = self.steps_call(st, scope)
+        if found is None:
+            return
+        d, inner, binds = found
+        for text, span in binds:
+            self.emit(lines, ind, text, span)
+        self.expanding.add(st.func)
+        try:
+            self.gen_body(d.body, inner, ind, lines, st.span)
+        finally:
+            self.expanding.discard(st.func)
+
