@@ -1,5 +1,9 @@
-"""Hypothesis profiles: 'ci' (the default, a few minutes in all) and 'deep' (HYPOTHESIS_PROFILE=deep)."""
+"""Hypothesis profiles: 'ci' (the default, a few minutes in all) and 'deep' (HYPOTHESIS_PROFILE=deep).
+
+Games compiled by the tests (mutants included) are cached in a directory of the test run's own,
+not in the user's cache."""
 import os
+import tempfile
 
 from hypothesis import HealthCheck, settings
 
@@ -8,3 +12,5 @@ settings.register_profile("ci", max_examples=15, deadline=None, derandomize=True
 settings.register_profile("deep", max_examples=400, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+os.environ.setdefault("GAMEDSL_CACHE", tempfile.mkdtemp(prefix="gamedsl-cache-"))

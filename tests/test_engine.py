@@ -75,6 +75,26 @@ def test_an_illegal_move_is_refused_with_a_reason_and_changes_nothing():
     assert state.digest() == before
 
 
+def test_each_condition_of_a_move_explains_itself_when_an_earlier_one_shares_its_values():
+    # Both conditions read top(pile): the second must work it out even when asked on its own.
+    game = load('''
+action play (c in me.hand) if c.rank != top(pile).rank "not the same rank"
+    if c.suit == top(pile).suit "follow the suit" { move c to pile }
+setup { shuffle deck  move top(deck) to pile  deal 5 from deck to hand }
+round { for each p in players { turn p { choose play } } }
+''')
+    state = game.new_state(players=2, seed=1)
+    top = state.zone_cards("pile")[-1]
+    hand = state.zone_cards("hand", state.current_player())
+    rank, suit = game.card_name(top)[:-1], game.card_name(top)[-1]
+    refused = [c for c in hand if game.card_name(c)[-1] != suit and game.card_name(c)[:-1] != rank]
+    assert refused, "the deal leaves a card of another rank and suit"
+    for card in refused:
+        with pytest.raises(IllegalAction, match="follow the suit"):
+            state.apply_action(next(a for a in range(game.num_distinct_actions())
+                                    if game.decode(a)[0].name == "play" and game.decode(a)[1] == card))
+
+
 def test_typed_moves_are_parsed_or_explained():
     state = LAUS.new_state(players=4, seed=3)
     me = state.current_player()

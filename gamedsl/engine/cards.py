@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..errors import GameRuntimeError
 from ..language.program import MAX_SEATS
+from .runtime import next_version
 
 
 class Cards:
@@ -14,8 +15,10 @@ class Cards:
     def move(self, card: int, dest: int, bottom: bool = False):
         if card is None or card < 0:
             raise GameRuntimeError("there is no card to move")
-        self.ver += 1
         src = self.loc[card]
+        w = self.watched  # None: the rules that change rules read no zone
+        if w is not None and (w[src] or w[dest]):  # they read one of these
+            self.ver = next_version()
         cards = self.z[src]
         if cards[-1] == card:
             cards.pop()
@@ -33,7 +36,9 @@ class Cards:
 
     def move_top(self, n: int, src: int, dest: int, bottom: bool = False):
         source = self.z[src]
-        self.ver += 1
+        w = self.watched
+        if w is not None and (w[src] or w[dest]):
+            self.ver = next_version()
         if self.move_hooks or bottom:
             for _ in range(min(n, len(source))):
                 self.move(source[-1], dest, bottom)
@@ -48,7 +53,9 @@ class Cards:
 
     def move_all(self, src: int, dest: int, bottom: bool = False):
         cards = list(self.z[src])
-        self.ver += 1
+        w = self.watched
+        if w is not None and (w[src] or w[dest]):
+            self.ver = next_version()
         if self.move_hooks or bottom:
             for c in (reversed(cards) if bottom else cards):
                 self.move(c, dest, bottom)
@@ -68,14 +75,16 @@ class Cards:
     def eliminate(self, player: int):
         """Take a player out of the game: `players`, `next` and the turns skip them from now on."""
         if not self.out >> player & 1:
-            self.ver += 1
+            if self.prog.watch_players:
+                self.ver = next_version()
             self.out |= 1 << player
             self.alive = tuple(p for p in self.alive if p != player)
 
     def shuffle(self, zone: int):
         """Shuffle a zone with the seeded RNG (or into the next fixed order of a scenario)."""
         fixed = self.fixed_shuffles.pop(0) if self.fixed_shuffles else None
-        self.ver += 1
+        if self.watched is not None and self.watched[zone]:
+            self.ver = next_version()
         if fixed is not None:  # a scenario's fixed order (None there: this shuffle is left to the seed)
             order = self.game.same_cards(fixed, self.z[zone])
             if order is None:
@@ -91,7 +100,7 @@ class Cards:
         """Every card, from every zone, into one zone, in card order; cards in zones marked `out`
         (out of the game) stay where they are."""
         out = self.prog.out_zones
-        self.ver += 1
+        self.ver = next_version()
         if not out:
             for cards in self.z:
                 cards.clear()
@@ -186,7 +195,7 @@ class Cards:
 
     def set_var(self, name: str, value, who: int | None = None):
         var = self.prog.var_by_name[name]
-        self.ver += 1
+        self.ver = next_version()
         self.v[var.base + (who if var.per_player or var.per_card else 0)] = value
 
     def rig(self, zones: dict, rest: int | None = None):
@@ -196,7 +205,7 @@ class Cards:
         leave (any left over go to the `rest` zone), so every card stays in exactly one zone.
         """
         listed = [c for cards in zones.values() for c in cards]
-        self.ver += 1
+        self.ver = next_version()
         if len(set(listed)) != len(listed):
             dup = next(c for c in listed if listed.count(c) > 1)
             raise ValueError(f"{self.game.card_name(dup)} is listed twice")

@@ -31,7 +31,8 @@ class Decisions:
 
         In a game with `anytime` actions, the players who could react now are asked first:
         a reaction window (see open_window)."""
-        if window and not self._in_move(player) and self._react_first(player, ("ask", player, actions)):
+        if window and self.prog.reactions and not self._in_move(player) \
+                and self._react_first(player, ("ask", player, actions)):
             return True
         legal: list[int] = []
         if player == self.me:
@@ -47,19 +48,30 @@ class Decisions:
         if legal:
             self.pending = (player, legal, actions)
             if self.moves >= self.move_limit:
-                self.limit_hit = True
-                self.end_game()
+                self.limit_reached()
             return True
-        self.skips += 1  # skipped: nobody may decide on nothing for ever
-        self.count_step(SKIP_STEPS)
+        self.skipped()
         return False
+
+    def limit_reached(self):
+        """The game has made as many moves as its `limit` allows: it stops unfinished."""
+        self.limit_hit = True
+        self.end_game()
+
+    def skipped(self):
+        """A decision nobody could make was skipped: counted, so that it is not skipped for ever."""
+        self.skips += 1
+        self.count_step(SKIP_STEPS)
 
     def _in_move(self, player: int) -> bool:
         """Whether this decision is part of a move the player is still making (a colour to name
         after a joker, a card to lay after the first): no reaction window comes in between."""
         if player != self.me or not self.prog.reactions:
             return False
-        return any(fr[3] is action_exit for fr in self.stack)
+        for fr in self.stack:
+            if fr[3] is action_exit:
+                return True
+        return False
 
     def race(self, racers: list, actions: tuple, window: bool = True):
         """Every racer answers at once with one of the actions; the answers run fastest first.
@@ -86,19 +98,27 @@ class Decisions:
         could react now; the decision waits in it."""
         if not self.prog.reactions or self.window is not None or self.terminal:
             return False
-        eligible = [p for p in _from(self.alive, first) if self.can_react(p)]
+        eligible = []
+        prev = self.me
+        try:
+            for p in _from(self.alive, first):
+                self.me = p
+                for act in self.prog.reactions:
+                    if act.some(self):
+                        eligible.append(p)
+                        break
+        finally:
+            self.me = prev
         if eligible:
             self.open_window("react", deferred, eligible, self.prog.reactions)
         return bool(eligible)
 
     def can_react(self, player: int) -> bool:
         """Whether a player has an anytime move now (stops at the first one found)."""
-        legal: list[int] = []
         prev, self.me = self.me, player
         try:
             for act in self.prog.reactions:
-                act.legal(self, legal)
-                if legal:
+                if act.some(self):
                     return True
         finally:
             self.me = prev

@@ -41,6 +41,9 @@ class Game(View):
         for z in prog.zones:
             for k in range(MAX_SEATS if z.per_player else 1):
                 self._instance_names[z.base + k] = (z, k if z.per_player else None)
+        watch = prog.watch_zones  # per zone instance: whether parameters and patterns read it
+        self.watched = tuple(watch == "*" or self._instance_names[k][0].name in watch
+                             for k in range(prog.zone_count)) if watch else None
         self._card_aliases = self._aliases()
         # Cards are shown sorted by their last attribute first: suit, then rank.
         self._sort_keys = [tuple(prog.card_attrs[a][c] for a, _, _ in reversed(prog.attributes)) + (c,)

@@ -2,39 +2,20 @@
 become the module's functions (see language/program.py)."""
 from __future__ import annotations
 
-import itertools
 import linecache
 
-from ..errors import Diagnostic, SourceError, Span
+from ..language.codegen import compile_module
 from . import flow, runtime
 from .located import register
 
-_COUNT = itertools.count()
 
-
-def module_filename(prog) -> str:
-    """The file name a game's module is compiled under (unique per link, for located errors)."""
-    return f"<gamedsl {next(_COUNT)} {prog.filename}>"
-
-
-def compile_module(prog, filename: str):
-    """The module's code object; a construct past Python's own limits is the game's error."""
-    try:
-        return compile(prog.module, filename, "exec")
-    except (SyntaxError, RecursionError, MemoryError) as exc:
-        line = getattr(exc, "lineno", None)
-        span = prog.spans[line - 1] if line and 0 < line <= len(prog.spans) else Span()
-        raise SourceError(prog.filename, prog.text, [Diagnostic(
-            "this rule is nested too deeply to compile", span, "split it with 'let' or 'def'")]) from None
-
-
-def link(prog, code=None, filename: str | None = None):
+def link(prog, code=None):
     """Execute the Program's module (compiled now, unless its code is given) and put its functions
     in place of their names. Returns the Program, now ready to run."""
     if prog.linked:
         return prog
-    filename = filename or module_filename(prog)
-    code = code if code is not None else compile_module(prog, filename)
+    filename = prog.module_name
+    code = code if code is not None else compile_module(prog)
     ns = runtime.namespace()
     ns.update(prog.data)
     exec(code, ns)  # noqa: S102 - our own generated code
@@ -83,4 +64,6 @@ def _link_actions(prog, fn):
             act.legal, act.run = flow.step_legal(act.step, act.first_id), flow.step_choice(act.step)
             continue
         act.legal, act.domain, act.run, act.entry = fn(act.legal), fn(act.domain), fn(act.run), fn(act.entry)
+        if act.anytime:
+            act.some = fn(f"some_{act.name}")
         act.requires = [(fn(f), message, source) for f, message, source in act.requires]

@@ -2,10 +2,15 @@
 errors they raise: the runtime library of the compiled rules."""
 from __future__ import annotations
 
+import itertools
+
 from ..errors import GameRuntimeError
 from ..language.program import Spec
 
 UNSET = object()  # a hoisted value not computed yet
+# The version of what the rules that change rules read (language/watch.py): a new number at each
+# change, unique over every state, so a state and its copies share the answers of one version.
+next_version = itertools.count(1).__next__
 
 LOOP_LIMIT = 100_000  # a single 'repeat' count past this is surely a mistake
 POWER_LIMIT = 10_000  # an exponent past this is surely a mistake (and would take forever)
@@ -127,17 +132,22 @@ def same(s, attr: str, a: int, b: int, owner: int) -> bool:
     return classes is not None and classes[a] == classes[b]
 
 
-def pattern_spec(s, k: int, owner: int):
-    """What pattern k asks of `owner` now (a Spec), or None while it does not count.
+def rules_cache(s) -> dict:
+    """The answers of the rules that change rules (parameters, patterns) for the state's version of
+    what they read; shared with the state's copies until one of them changes it."""
+    if s.pver is not s.ver:
+        s.pcache, s.pver = {}, s.ver
+    return s.pcache
 
-    Worked out once per state: the answer holds until the state changes (`s.ver`)."""
-    if s.spec_ver != s.ver:
-        s.spec_cache.clear()
-        s.spec_ver = s.ver
-    key = (k, owner, s.me)
-    found = s.spec_cache.get(key, s)
-    if found is s:
-        found = s.spec_cache[key] = _pattern_spec(s, s.prog.patterns[k], owner)
+
+def pattern_spec(s, k: int, owner: int):
+    """What pattern k asks of `owner` now (a Spec), or None while it does not count; worked out
+    once until what it reads changes."""
+    cache = rules_cache(s)
+    key = ("spec", k, owner, s.me)
+    found = cache.get(key, cache)
+    if found is cache:
+        found = cache[key] = _pattern_spec(s, s.prog.patterns[k], owner)
     return found
 
 
@@ -153,10 +163,11 @@ def _pattern_spec(s, pat, owner: int):
             n = 1 if count is None else count(s, e)
             if n > 0:
                 withs += ((a, i, n),)
-    key = (-1, owner, s.me)  # the wild cards and merged values are the same for every pattern
-    changes = s.spec_cache.get(key)
+    cache = rules_cache(s)
+    key = ("values", owner, s.me)  # the wild cards and merged values are the same for every pattern
+    changes = cache.get(key)
     if changes is None:
-        changes = s.spec_cache[key] = _value_changes(s, owner)
+        changes = cache[key] = _value_changes(s, owner)
     return Spec(size, withs, changes[0], changes[1])
 
 
@@ -178,10 +189,13 @@ def _value_changes(s, owner: int):
 
 def can_make(s, k: int, chosen, pool, owner: int) -> bool:
     """Pattern k is made by the cards `chosen` plus some of `pool`, for player `owner`."""
-    spec = pattern_spec(s, k, owner)
-    if spec is None:
-        return False
-    return s.game.matcher.check(s.prog.patterns[k].shape, spec, chosen, pool)
+    cache = rules_cache(s)
+    key = ("can", k, owner, s.me, tuple(chosen), tuple(pool))
+    found = cache.get(key)
+    if found is None:
+        spec = pattern_spec(s, k, owner)
+        found = cache[key] = spec is not None and s.game.matcher.check(s.prog.patterns[k].shape, spec, chosen, pool)
+    return found
 
 
 def makes(s, k: int, cards, owner: int) -> bool:
@@ -197,4 +211,5 @@ def namespace() -> dict:
     return {"_rotate": rotate, "_div": divide, "_seat": seat, "_others": others, "_next": next_seat,
             "_number": number, "_U": UNSET, "_repeat_count": repeat_count, "_pow": power, "_card_of": card_of,
             "_as_cards": as_cards, "_tops": tops, "_same": same, "_can_make": can_make, "_makes": makes,
-            "_no_card": lambda s: -1, "_nobody": lambda s: None, "_zero": lambda s: 0}
+            "_no_card": lambda s: -1, "_nobody": lambda s: None, "_zero": lambda s: 0,
+            "_next_version": next_version}

@@ -17,6 +17,7 @@ from .cards import Cards
 from .decisions import Decisions
 from .flow import STEP_LIMIT, Flow, action_exit, restore_me, round_exit, round_start, setup_over
 from .located import RULE_ERRORS, innermost_line, rule_failure
+from .runtime import next_version
 
 TERMINAL = -1
 _LOOPING = {"loop": "this loop never ends", "round": "the round ends and begins again without asking anyone",
@@ -44,7 +45,7 @@ class State(Flow, Decisions, Cards):
                  "pending", "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
                  "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "steps", "skips",
                  "checking", "move_limit", "known", "out", "alive", "window", "times", "window_start", "late",
-                 "last_actor", "hbase", "passes", "ver", "spec_cache", "spec_ver", "arrivals")
+                 "last_actor", "hbase", "passes", "ver", "pcache", "pver", "watched", "arrivals")
 
     @_rules_run
     def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=(),
@@ -94,9 +95,10 @@ class State(Flow, Decisions, Cards):
         self.late: set[int] = set()  # window answers that came too late to apply
         self.passes = [0] * players  # per player: moments let pass in reaction windows (seen by nobody else)
         self.last_actor = -1  # who made the move that ran last (answers first in the next reaction window)
-        # Pattern questions read many parameters; their answers hold until the state changes:
-        # `ver` counts changes (moves, shuffles, assignments), `spec_cache` holds answers of `spec_ver`.
-        self.ver, self.spec_cache, self.spec_ver = 0, {}, -1
+        # Parameters and patterns are read over and over; their answers hold until what they read
+        # changes (a new `ver`; watch.py): `pcache` holds the answers of version `pver`.
+        self.ver, self.pcache, self.pver = next_version(), {}, None
+        self.watched = game.watched  # per zone instance: whether parameters and patterns read it
         first = prog.zones[0].base if prog.zones else 0
         self.loc = [first] * prog.card_count()
         if prog.zones:
@@ -161,17 +163,47 @@ class State(Flow, Decisions, Cards):
         self.pending = None
         self.history.append(action)
         self.moves += 1
-        if self.window is not None:
-            self.answer(player, action, time)
-        else:
-            try:
-                self.start_action(player, action, self.moves - 1)
-            except (GameRuntimeError, *RULE_ERRORS) as exc:
-                raise self.located(exc) from None
-        if self.pending is None:
-            self.run()
+        try:
+            if self.window is not None:
+                self.answer(player, action, time)
+            else:
+                act, arg = self.game.decoded[action]
+                if act.run is not None and not act.spoken:  # the common move: it never waits, runs now
+                    self._run_now(act, arg, player)
+                else:
+                    self.start_action(player, action, self.moves - 1)
+            if self.pending is None:
+                self._run_frames()
+        except (GameRuntimeError, *RULE_ERRORS) as exc:
+            raise self.located(exc, by=player) from None
+        except IllegalAction as exc:  # a rule asked for something impossible
+            raise self.located(GameRuntimeError(str(exc)), by=player) from None
         if self.checking:
             self.check_invariants("move")
+
+    def _run_now(self, act, arg: int, player: int):
+        """A move whose rules never wait: run them at once, and note what others saw of it."""
+        env = [None] * act.nlocals
+        if act.domain is not None:
+            env[0] = arg
+        prev = self.me
+        self.me = self.last_actor = player
+        if act.param_type == "card":
+            loc, z = self.loc, self.z
+            src = loc[arg]
+            on_top = z[src][-1] == arg
+            act.run(self, env)
+            dst = loc[arg]
+            entry = (player, src, on_top, dst, z[dst][-1] == arg)
+        else:
+            act.run(self, env)
+            entry = (player, -1, False, -1, False)
+        self.me = prev
+        k = self.moves - 1 - self.hbase
+        if k == len(self.card_moves):
+            self.card_moves.append(entry)
+        elif k >= 0:
+            self.card_moves[k] = entry
 
     def start_action(self, player: int, action: int, index: int) -> bool:
         """Run a move's rules: at once when they never wait, else as a frame on the stack (its speech
@@ -278,21 +310,24 @@ class State(Flow, Decisions, Cards):
         return GameRuntimeError(prefix + _LOOPING[kind], hint).located(
             self.prog.filename, self.prog.text, span, self.moment())
 
-    def located(self, exc: BaseException, span=None) -> BaseException:
+    def located(self, exc: BaseException, span=None, by: int | None = None) -> BaseException:
         """A rule's error at its line and column in the game file (`span` where the traceback
         finds none), with the moment of the game it happened in; an error of gamedsl's own
-        (no rule on its way) is returned as it is."""
-        err = rule_failure(exc, self.moment())
+        (no rule on its way) is returned as it is. `by`: who is making the move."""
+        err = rule_failure(exc, self.moment(by))
         if err is None and span is not None and isinstance(exc, GameRuntimeError):
-            err = exc.located(self.prog.filename, self.prog.text, span, self.moment())
+            err = exc.located(self.prog.filename, self.prog.text, span, self.moment(by))
         return exc if err is None else err
 
-    def moment(self) -> str:
-        """When in the game it is, in a player's words: the move being made, by whom, in which round."""
+    def moment(self, by: int | None = None) -> str:
+        """When in the game it is, in a player's words: the move being made, by whom (`by`, else the
+        maker of the last move noted), in which round."""
         if not self.moves:
             return "while the game is set up, before the first move"
-        by = f" by {self.game.player_name(self.card_moves[-1][0])}" if self.card_moves else ""
-        return f"during move {self.moves}{by} (round {self.round})"
+        if by is None and self.card_moves:
+            by = self.card_moves[-1][0]
+        who = f" by {self.game.player_name(by)}" if by is not None else ""
+        return f"during move {self.moves}{who} (round {self.round})"
 
     def set_places(self, order: tuple, key, descending: bool):
         """Places from 1, best first; players with equal keys share a place."""
@@ -344,7 +379,7 @@ class State(Flow, Decisions, Cards):
         other.window_start = self.window_start
         other.last_actor = self.last_actor
         other.passes = self.passes[:]
-        other.ver, other.spec_cache, other.spec_ver = 0, {}, -1
+        other.ver, other.pcache, other.pver, other.watched = self.ver, self.pcache, self.pver, self.watched
         return other
 
     def own_rng(self) -> random.Random:

@@ -2,14 +2,24 @@
 Python). `compile_source` is the front door; compiled games are cached (cache.py)."""
 from __future__ import annotations
 
+from . import cache
 from .build import build
+from .codegen import compile_module
 from .compiler import compile_model
 from .program import Program
 
 __all__ = ["Program", "compile_source"]
 
-
 def compile_source(text: str, filename: str = "<string>") -> tuple[Program, object]:
-    """The Program of a game's text, and its module's code when a cached compilation had it
-    (else None: it is compiled when linked). Raises SourceError with every problem."""
-    return compile_model(build(text, filename)), None
+    """The Program of a game's text (not yet linked) and the code of its module: from the cache
+    when this very text was compiled before, else compiled now (and cached). Raises SourceError
+    with every problem."""
+    name = cache.key(text, filename)
+    found = cache.load(name)
+    if found is not None:
+        return found
+    prog = compile_model(build(text, filename))
+    prog.module_name = f"<gamedsl {name[:12]} {filename}>"
+    code = compile_module(prog)
+    cache.store(name, prog, code)
+    return prog, code

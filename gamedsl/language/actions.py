@@ -1,6 +1,8 @@
 """Actions: their move ids, the functions that list their legal moves, and their bodies."""
 from __future__ import annotations
 
+import re
+
 from ..errors import Span
 from . import model as m
 from . import types as T
@@ -8,6 +10,13 @@ from .context import Context, Scope
 from .program import MAX_SEATS, Action
 
 NO_REACTION = "no reaction"  # the move that lets a reaction window pass
+
+
+def _disjuncts(e: m.Expr) -> list:
+    """`a or b or c` as [a, b, c] (any other condition as itself)."""
+    if isinstance(e, m.Logic) and e.op == "or":
+        return _disjuncts(e.left) + _disjuncts(e.right)
+    return [e]
 
 
 class Actions:
@@ -38,11 +47,12 @@ class Actions:
             conds = []
             self.x.hoist = []
             for r in a.requires:
-                before = len(self.x.hoist)
-                code = self.x.fn_code(r.cond, scope, T.BOOL)
-                conds.append(c.module.mark(f"({code})", r.cond.span))
+                parts = [self.x.fn_code(d, scope, T.BOOL) for d in _disjuncts(r.cond)]
+                code = " or ".join(f"({p})" for p in parts)
+                conds.append([c.module.mark(f"({p})", r.cond.span) for p in parts])
                 name = c.module.fresh(f"if_{a.name}")
-                c.module.function(name, "s, e", [(self.hoist_init(self.x.hoist[before:]), r.cond.span),
+                used = [h for h in self.x.hoist if re.search(rf"\b{h}\b", code)]  # a value hoisted by an earlier condition too
+                c.module.function(name, "s, e", [(self.hoist_init(used), r.cond.span),
                                                  ("    return (", None), (code, None), ("    )", None)], r.cond.span)
                 act.requires.append((name, r.message, c.source_of(r.cond.span)))
             act.legal = self.legal_fn(act, domain, conds, scope)
@@ -80,31 +90,69 @@ class Actions:
         return reactions, None
 
     def legal_fn(self, act: Action, domain_code, conds: list, scope: Scope) -> str:
-        """One generated function that appends an action's legal move ids to a list; returns its name."""
-        n = max(1, scope.size)
-        init = self.hoist_init(self.x.hoist)
+        """The generated function that appends an action's legal move ids to a list (`legal_NAME(s,
+        out)`; for an anytime action also `some_NAME(s)`: whether it has one); returns its name.
+
+        `conds` holds each condition as its disjuncts (`a or b or c`). Over a domain, the parts
+        that do not read the candidate (`e[0]`) are worked out once, before the loop: a condition
+        with none that do is a guard; a condition with some that do not may then hold for every
+        candidate at once (Laus: the leader may play any card)."""
         name = f"legal_{act.name}"
-        head = [(f"    e = [None] * {n}", act.span), (init, None)] if init else [(f"    e = [None] * {n}", act.span)]
+        self.c.module.function(name, "s, out", self.legal_lines(act, domain_code, conds, False), act.span)
+        if act.anytime:  # asked before every decision, of every player: stop at the first one
+            self.c.module.function(f"some_{act.name}", "s", self.legal_lines(act, domain_code, conds, True),
+                                   act.span)
+        return name
+
+    def legal_lines(self, act: Action, domain_code, conds: list, some: bool) -> list:
+        init = [(self.hoist_init(self.x.hoist), None)] if self.x.hoist else []
+        lines = [("    pass", act.span)] + init
+        none = "        return False" if some else "        return"
         if domain_code is None:
-            test = " and ".join(conds) or "True"
-            return self.c.module.function(name, "s, out", head + [(f"    if {test}:", None),
-                                                                  (f"        out.append({act.first_id})", None)],
-                                          act.span)
-        # Conditions that do not read the candidate are checked once, before the loop.
-        guard = [cond for cond in conds if "e[0]" not in cond]
-        test = " and ".join(cond for cond in conds if "e[0]" in cond) or "True"
-        lines = head + [(f"    dom = {domain_code}", None)]
-        if guard:
-            lines += [(f"    if not dom or not ({' and '.join(guard)}):", None), ("        return", None)]
+            test = " and ".join("(" + " or ".join(parts) + ")" for parts in conds) or "True"
+            if some:
+                return lines + [("    e = None", None), (f"    return bool({test})", None)]
+            return lines + [("    e = None", None), (f"    if {test}:", None),
+                            (f"        out.append({act.first_id})", None)]
+        guards, pres, tests, pre_lines = [], [], [], []
+        for parts in conds:
+            # a part that draws at random is drawn for each candidate, as it always was
+            free = [p for p in parts if "e[0]" not in p and "s.pick" not in p]
+            bound = [p.replace("e[0]", "x") for p in parts if p not in free]
+            if not bound:
+                guards.append(" or ".join(free))
+            elif free:
+                pres.append(f"_p{len(pres)}")
+                pre_lines.append((f"    {pres[-1]} = " + " or ".join(free), None))
+                tests.append(f"({pres[-1]} or " + " or ".join(bound) + ")")
+            else:
+                tests.append("(" + " or ".join(bound) + ")")
+        lines.append((f"    dom = {domain_code}", None))
+        if guards:
+            lines += [(f"    if not dom or not ({' and '.join(f'({g})' for g in guards)}):", None), (none, None)]
+        elif pres or some:
+            lines += [("    if not dom:", None), (none, None)]
+        lines += pre_lines
+        if some:
+            if pres and len(pres) == len(tests):
+                lines += [(f"    if {' and '.join(pres)}:", None), ("        return True", None)]
+            if tests:
+                return lines + [("    for x in dom:", None), (f"        if {' and '.join(tests)}:", None),
+                                ("            return True", None), ("    return False", None)]
+            return lines + [("    return True", None)]
         if act.param_type == T.CARD and self.c.has_twins:  # one move per kind of card and zone
-            lines += [("    seen = set()", None), ("    for x in dom:", None), ("        e[0] = x", None),
-                      (f"        if {test}:", None), ("            k = (_twin[x], s.loc[x])", None),
-                      ("            if k not in seen:", None), ("                seen.add(k)", None),
-                      (f"                out.append({act.first_id} + x)", None)]
-        else:
-            lines += [("    for x in dom:", None), ("        e[0] = x", None), (f"        if {test}:", None),
-                      (f"            out.append({act.first_id} + x)", None)]
-        return self.c.module.function(name, "s, out", lines, act.span)
+            test = " and ".join(tests) or "True"
+            key = "_twin[x]" if domain_code.startswith("s.z[") else "(_twin[x], s.loc[x])"  # one zone: by kind
+            return lines + [("    seen = set()", None), ("    for x in dom:", None), (f"        if {test}:", None),
+                            (f"            k = {key}", None), ("            if k not in seen:", None),
+                            ("                seen.add(k)", None), (f"                out.append({act.first_id} + x)", None)]
+        if pres and len(pres) == len(tests):  # every condition holds for every candidate: all are legal
+            lines += [(f"    if {' and '.join(pres)}:", None),
+                      (f"        out.extend([{act.first_id} + x for x in dom])", None), ("        return", None)]
+        if tests:
+            return lines + [("    for x in dom:", None), (f"        if {' and '.join(tests)}:", None),
+                            (f"            out.append({act.first_id} + x)", None)]
+        return lines + [(f"    out.extend([{act.first_id} + x for x in dom])", None)]
 
     @staticmethod
     def hoist_init(names) -> str:

@@ -28,7 +28,8 @@ class Builtins:
             return _NOPE
         inner, var, dcode = b
         cond = self.fn_code(e.where, inner, T.BOOL) if e.where is not None else "True"
-        return f"sum(1 for {var} in {dcode} if {cond})", T.NUM
+        # counts and totals read every element anyway: a list is made faster than a generator runs
+        return f"len([0 for {var} in {dcode} if {cond}])", T.NUM
 
     def _quantifier(self, e, scope, pyfunc):
         b = self.binding(e, scope)
@@ -49,7 +50,7 @@ class Builtins:
             self.c.error("'filter' needs a condition, as in 'filter(c in in_play if not (c in laws))'", e.span)
             return "()", T.list_of(elem)  # an empty list of the right kind: no second error about it
         cond = self.fn_code(e.where, inner, T.BOOL)
-        return f"tuple({var} for {var} in {dcode} if {cond})", T.list_of(elem)
+        return f"tuple([{var} for {var} in {dcode} if {cond}])", T.list_of(elem)
 
     def call_any(self, e, scope):
         return self._quantifier(e, scope, "any")
@@ -72,10 +73,10 @@ class Builtins:
         var = inner.bind(e.for_var, elem)
         val = self.fn_code(e.args[0], inner, T.NUM)
         cond = f" if {self.fn_code(e.where, inner, T.BOOL)}" if e.where is not None else ""
-        gen = f"({val} for {var} in {dcode}{cond})"
+        values = f"[{val} for {var} in {dcode}{cond}]"
         if pyfunc == "sum":
-            return f"sum{gen}", T.NUM
-        return f"{pyfunc}({gen}, default=0)", T.NUM
+            return f"sum({values})", T.NUM
+        return f"{pyfunc}({values}, default=0)", T.NUM
 
     def call_sum(self, e, scope):
         return self._aggregate(e, scope, "sum")
@@ -100,7 +101,7 @@ class Builtins:
         # max and min return the first of equal elements, as best and worst promise; none at all:
         # nobody (a player), no card (-1)
         none = "None" if elem == T.PLAYER else "-1"
-        return f"{helper}(({var} for {var} in {dcode}{cond}), key=lambda {var}: ({key}), default={none})", elem
+        return f"{helper}([{var} for {var} in {dcode}{cond}], key=lambda {var}: ({key}), default={none})", elem
 
     def call_best(self, e, scope):
         return self._best(e, scope, "max")

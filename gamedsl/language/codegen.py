@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import Span
+from ..errors import Diagnostic, SourceError, Span
 
 _MARK = re.compile(r"  #@(\d+)$")
 
@@ -67,3 +67,15 @@ class Module:
 
     def source(self) -> str:
         return "\n".join(self.lines) + "\n"
+
+
+def compile_module(prog):
+    """The code of a Program's module, under its module name; a construct past Python's own limits
+    is the game's error."""
+    try:
+        return compile(prog.module, prog.module_name, "exec")
+    except (SyntaxError, RecursionError, MemoryError) as exc:
+        line = getattr(exc, "lineno", None)
+        span = prog.spans[line - 1] if line and 0 < line <= len(prog.spans) else Span()
+        raise SourceError(prog.filename, prog.text, [Diagnostic(
+            "this rule is nested too deeply to compile", span, "split it with 'let' or 'def'")]) from None

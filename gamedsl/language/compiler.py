@@ -21,6 +21,7 @@ from .loops import LoopChecker
 from .modifiers import Modifiers
 from .program import MAX_SEATS, Program, Unit
 from .rules import Rules
+from .watch import watched
 
 FLOWS = ("setup", "round", "outcome")
 
@@ -75,6 +76,9 @@ class Compiler:
         self.cards.value_tables()
         self.decls.zones()
         self.decls.variables()
+        c = self.c
+        if c.gm.of(m.ParamDecl) or c.gm.of(m.PatternDecl):
+            c.watch_zones, c.watch_vars = watched(c.gm, set(c.zone_by_name), set(c.var_by_name))
         self.decls.params()
         self.decls.defs()
         self.decls.patterns()
@@ -132,6 +136,7 @@ class Compiler:
             end_when=end_when, heuristic=heuristic, invariants=invariants,
             act_sets={name: names for names, name in self.flow.act_sets.items()},
             has_move_triggers=c.has_move_triggers, trigger_spans=self.rules.block_spans,
+            watch_zones=c.watch_zones, watch_players=c.watch_vars == "*" or " players" in c.watch_vars,
             module=c.module.source(), spans=c.module.spans, loops=c.module.loops, data=c.data, version=__version__)
 
 

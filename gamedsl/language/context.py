@@ -13,6 +13,19 @@ BUILTINS = {"me", "players", "all_players", "all_cards", "in_play", "others", "c
             "card", "same", "has", "makes", "can_make", "tops", "filter", "nobody"}
 
 
+def _ends_turn(stmts) -> bool:
+    """Whether a block holds an `end turn`, at any depth."""
+    for st in stmts:
+        if isinstance(st, m.End) and st.what == "turn":
+            return True
+        if isinstance(st, m.If):
+            if any(_ends_turn(b) for _, b in st.branches) or _ends_turn(st.otherwise or ()):
+                return True
+        elif isinstance(st, (m.Repeat, m.While, m.ForEach, m.Turn)) and _ends_turn(st.body):
+            return True
+    return False
+
+
 class Scope:
     """Names visible in one compiled unit: statement locals (env slots) and expression-bound names."""
 
@@ -99,6 +112,12 @@ class Context:
         self.action_by_name: dict = {}
         self.offered: set[str] = set()  # actions some choose, race or window offers
         self.in_outcome = False
+        self.watch_zones: frozenset | str = frozenset()  # what parameters and patterns read (watch.py)
+        self.watch_vars: frozenset | str = frozenset()
+        self.reactions = any(a.anytime for a in gm.of(m.ActionDecl))
+        # `end turn` in an action, a trigger or steps may end a turn of another frame (State.end_turn)
+        self.ends_turns_elsewhere = any(_ends_turn(d.body) for d in (*gm.of(m.ActionDecl), *gm.of(m.TriggerDecl),
+                                                                     *gm.of(m.StepsDecl)))
 
     # ---- diagnostics
     def error(self, message: str, span: Span, hint: str | None = None):
@@ -144,6 +163,12 @@ class Context:
         if 0 < span.line <= len(lines):
             return " ".join(line.strip() for line in lines[span.line - 1: span.end_line])
         return ""
+
+    def watches(self, target: m.Expr) -> bool:
+        """Whether assigning this variable changes what parameters, modifiers or patterns read."""
+        if not self.watch_vars:
+            return False
+        return self.watch_vars == "*" or target.name in self.watch_vars
 
     def hooks(self, event: str) -> bool:
         """Whether the game has triggers (labelled or not) for a turn or round event."""

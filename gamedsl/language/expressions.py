@@ -6,6 +6,8 @@ and tables it names (`_next`, `A_rank`, `V_points`, `P_factor`...) are the runti
 """
 from __future__ import annotations
 
+import re
+
 from ..errors import Span
 from . import model as m
 from . import types as T
@@ -14,6 +16,11 @@ from .context import Context, Scope
 from .program import MAX_SEATS
 
 _AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst", "filter"}
+INLINE_DEPTH = 4  # functions inlined inside functions inlined..., at most
+_MARKS = re.compile(r"  #@\d+")
+_HOISTED = re.compile(r"^\(_h\d+ if _h\d+ is not _U else ")  # a value worked out once per legal-move list
+# An argument cheap to repeat, with no call in it: a local, a bound name, a number, a variable.
+_SIMPLE_ARG = re.compile(r"^(e\[\d+\]|_\w+|s\.me|s\.v\[\d+\]|-?\d+|None|\(?\d+ \+ \(?(e\[\d+\]|_\w+|s\.me)\)?\)?)$")
 # One-argument built-ins: name -> (argument type, result type, Python template).
 _SIMPLE = {
     "next": (T.PLAYER, T.PLAYER, "_next(s, {}, 1)"),  # the next player still in the game
@@ -34,6 +41,8 @@ class ExpressionCompiler(Builtins):
         self.hoist: list | None = None  # names of values computed once per legal-move loop
         self.agg_depth = 0
         self.compiling_defs: set[str] = set()
+        self.inlining: list[str] = []  # the functions being inlined, innermost last
+        self._hoisted, self._hoisted_for = {}, None  # hoisted expressions -> their names, for one hoist list
 
     # ---- expressions
     def fn(self, e: m.Expr, scope: Scope, want: str, prefix: str = "x") -> str:
@@ -329,9 +338,12 @@ class ExpressionCompiler(Builtins):
             if len(e.args) != len(d.params):
                 self.c.error(f"function '{f}' takes {len(d.params)} argument(s), given {len(e.args)}", e.span)
                 return _NOPE
-            args = [self.expr(a, scope)[0] for a in e.args]
+            args = [self.expr(a, scope) for a in e.args]
             typ = self.compile_def(f)
-            return f"D_{f}(s, {', '.join(args)})", typ
+            inlined = self.inline_def(d, args)
+            if inlined is not None:
+                return inlined, typ
+            return f"D_{f}(s, {', '.join(code for code, _ in args)})", typ
         self.c.unknown("function", f, e.span, list(self.c.def_info) + sorted(BUILTINS - set(_BARE)))
         return _NOPE
 
@@ -345,14 +357,43 @@ class ExpressionCompiler(Builtins):
             return code
         if any(name_code in code for name_code, _ in self.visible_codes(scope)):
             return code
-        name = f"_h{len(self.hoist)}"
-        self.hoist.append(name)
+        if self.hoist is not self._hoisted_for:  # a new legal-move function: nothing hoisted yet
+            self._hoisted, self._hoisted_for = {}, self.hoist
+        key = _MARKS.sub("", code)  # the same expression twice is worked out once
+        name = self._hoisted.get(key)
+        if name is None:
+            name = self._hoisted[key] = f"_h{len(self.hoist)}"
+            self.hoist.append(name)
         return f"({name} if {name} is not _U else ({name} := {code}))"
 
     def visible_codes(self, scope):
         while scope is not None:
             yield from scope.names.values()
             scope = scope.parent
+
+    def inline_def(self, d: m.DefDecl, args: list) -> str | None:
+        """A function's body in place of its call, its parameters read as the arguments' code: no call
+        at run time, and what does not depend on a legal move's candidate is worked out once.
+        Only for arguments cheap to repeat and pure; None when the call is better kept."""
+        if len(self.inlining) >= INLINE_DEPTH or d.name in self.inlining:
+            return None
+        if not all(_SIMPLE_ARG.match(code) or _HOISTED.match(code) for code, _ in args):
+            return None
+        c = self.c
+        before, where = len(c.diags), c.where
+        scope = Scope()
+        for name, (code, typ) in zip(d.params, args):
+            scope.names[name] = (code, typ)
+        self.inlining.append(d.name)
+        try:
+            code, _ = self.expr(d.body, scope)
+        finally:
+            self.inlining.pop()
+        if len(c.diags) > before:  # the arguments' kinds make the body read otherwise: keep the call
+            del c.diags[before:]
+            return None
+        c.where = where
+        return f"({code})"
 
     def elem_type(self, dtyp: str, span: Span) -> str:
         """The type of the elements of a collection type (an error if it is not one)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 from ..errors import Span
 from . import model as m
 from . import types as T
+from .blocks import fuse
 from .context import Context, Scope
 from .straight import STEP_LIMIT, Straight
 
@@ -48,6 +49,7 @@ class FlowCompiler(Straight):
         self.expanding: set[str] = set()  # steps being expanded (a step calling itself is an error)
         self.used_steps: set[str] = set()
         self.act_sets: dict[tuple, str] = {}  # the actions a choose or race offers -> a module name
+        self.act_names: dict[str, tuple] = {}  # and back
         self.unit: UnitCode | None = None
 
     # ---- units
@@ -60,7 +62,8 @@ class FlowCompiler(Straight):
             out = self.lower(body, scope, out)
             if not out.closed:
                 self.done(out, span)
-            for name, lines in self.unit.blocks.items():
+            blocks, entry = fuse(self.unit.blocks, entry, set())
+            for name, lines in blocks.items():
                 self.c.module.function(name, "s, fr", [("    e = fr[1]", span, self.unit.loops[0])] + lines, span)
             return entry
         finally:
@@ -135,12 +138,29 @@ class FlowCompiler(Straight):
         key = tuple(names)
         if key not in self.act_sets:
             self.act_sets[key] = f"ACTS_{len(self.act_sets)}"
+            self.act_names[self.act_sets[key]] = key
         return self.act_sets[key]
 
     def low_choose(self, st: m.Choose, scope, out: Out) -> Out:
         acts = self.offered(st)
         by = self.x.fn_code(st.by, scope, T.PLAYER) if st.by is not None else "s.me"
-        return self.wait(out, f"s.ask({by}, {acts})", st.span)
+        if self.c.reactions or st.by is not None:
+            return self.wait(out, f"s.ask({by}, {acts})", st.span)
+        # No reaction window can come first: the legal moves are listed here (State.ask, inlined).
+        names = [self.c.action_by_name[n].legal for n in self.act_names[acts]]
+        rest = self.new_block()
+        self.put(out, "_o = []", st.span)
+        for legal in names:
+            self.put(out, f"{legal}(s, _o)", st.span)
+        self.put(out, "if _o:", st.span)
+        self.put(out, f"s.pending = (s.me, _o, {acts})", st.span, 1)
+        self.put(out, "if s.moves >= s.move_limit:", st.span, 1)
+        self.put(out, "s.limit_reached()", st.span, 2)
+        self.put(out, f"fr[0] = {rest.name}", st.span, 1)
+        self.put(out, "return None", st.span, 1)
+        self.put(out, "s.skipped()", st.span)
+        self.jump(out, rest.name, st.span)
+        return rest
 
     def low_race(self, st: m.Race, scope, out: Out) -> Out:
         """Every listed player answers at once with one of the actions; the answers run fastest first."""
@@ -172,7 +192,8 @@ class FlowCompiler(Straight):
         self.unit.blocks[end] = []
         self.put(out, f"{saved} = (s.me, s.turn)", st.span)
         self.put(out, f"s.me = s.turn = {player}", st.span)
-        self.put(out, f"fr[2].append({end})", st.span)
+        if self.c.ends_turns_elsewhere:  # a move may end this turn from its own frame (see State.end_turn)
+            self.put(out, f"fr[2].append({end})", st.span)
         if self.c.hooks("turn start"):
             out = self.wait(out, "s.fire('turn start')", st.span)
         self.unit.turn_ends.append(end)
@@ -183,7 +204,8 @@ class FlowCompiler(Straight):
         if not out.closed:
             self.jump(out, end, st.span)
         out = Out(end, self.unit.blocks[end])
-        self.put(out, "fr[2].pop()", st.span)
+        if self.c.ends_turns_elsewhere:
+            self.put(out, "fr[2].pop()", st.span)
         if self.c.hooks("turn end"):
             out = self.wait(out, "s.fire('turn end')", st.span)
         self.put(out, f"s.me, s.turn = {saved}", st.span)

@@ -48,7 +48,15 @@ class Modifiers:
             lines += [("    if (", cspan), (cond, cspan), ("    ):", None),
                       (f"        v {op} (", aspan), (amount, aspan), ("        )", None)]
         lines.append(("    return v", p.span))
-        return c.module.function("P_" + name, "s, owner=None", lines, p.span)
+        if not changes:
+            return c.module.function("P_" + name, "s, owner=None", lines, p.span)
+        # Changed by modifiers: worked out once until the rules change (s.ver; language/watch.py).
+        c.module.function("_P_" + name, "s, owner=None", lines, p.span)
+        return c.module.function("P_" + name, "s, owner=None", [
+            ("    if s.pver is not s.ver:", p.span), ("        s.pcache, s.pver = {}, s.ver", None),
+            (f"    k = ({name!r}, owner, s.me)", None), ("    v = s.pcache.get(k, _U)", None),
+            ("    if v is _U:", None), (f"        v = s.pcache[k] = _P_{name}(s, owner)", None),
+            ("    return v", None)], p.span)
 
     def change_paramchange(self, ch: m.ParamChange, cond, changes: dict):
         c = self.c

@@ -78,6 +78,7 @@ class Action:
     domain: object = None  # fn(state, env) -> iterable, or None
     requires: list = attrs.Factory(list)  # [(fn(state, env) -> bool, message or None, source text)]
     legal: object = None  # fn(state, out): appends the legal move ids
+    some: object = None  # an anytime action's fn(state) -> whether it has a legal move now
     run: object = None  # a body that never waits: fn(state, env); else None
     entry: object = None  # a body that may wait: its first block, fn(state, frame)
     nlocals: int = 0
@@ -171,8 +172,11 @@ class Program:
     invariants: dict = attrs.Factory(dict)  # when -> [(name, fn(state, env), span)]
     act_sets: dict = attrs.Factory(dict)  # a module name -> the names of the actions a choose or race offers
     has_move_triggers: bool = False
+    watch_zones: object = frozenset()  # the zones parameters and patterns read (names, or "*": all)
+    watch_players: bool = False  # ...and whether they read who is still in the game
     trigger_spans: dict = attrs.Factory(dict)  # a trigger's first block -> its span
     module: str = ""  # the generated Python source
+    module_name: str = ""  # the file name its code is compiled under (located errors find it by it)
     spans: list = attrs.Factory(list)  # the span each line of the module comes from
     loops: list = attrs.Factory(list)  # per line: the loop, round or trigger it is in ((span, kind) or None)
     data: dict = attrs.Factory(dict)  # tables the module reads (card values, attributes...)

@@ -70,8 +70,8 @@ class Straight:
         else:
             self.x.want(typ, ttyp, st.value.span)
         self.emit(lines, ind, f"{tcode} {st.op} ({code})", st.span)
-        if self.c.pattern_info:  # pattern answers read variables: they hold until a change
-            self.emit(lines, ind, "s.ver += 1", st.span)
+        if self.c.watches(st.target):  # the rules that change rules read it: their answers change
+            self.emit(lines, ind, "s.ver = _next_version()", st.span)
 
     def target(self, t: m.Expr, scope):
         """(python target, type) of an assignment's left side."""

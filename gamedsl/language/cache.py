@@ -1,0 +1,115 @@
+"""A cache of compiled games on disk, so that loading a game already seen costs a few milliseconds.
+
+An entry is keyed by everything its compilation depends on: the game file's name and text, the
+gamedsl version and a fingerprint of gamedsl's own source and grammar. It holds the
+Program before it is linked (pickled) and the code of its generated module (marshalled), behind
+a digest of both: an entry that is stale, truncated or corrupt is ignored and written anew,
+never trusted. Only games that compiled without an error are stored.
+
+The cache lives in $GAMEDSL_CACHE if set (set it empty to turn the cache off), else in
+$XDG_CACHE_HOME/gamedsl or ~/.cache/gamedsl. It keeps the KEEP games used last (a game loaded
+from it counts as used); a cache that cannot be written is skipped silently.
+"""
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import pickle
+import sys
+import tempfile
+from pathlib import Path
+
+from ..version import __version__
+from .syntax import grammar_text
+
+KEEP = 64  # entries kept: the games used last
+_PACKAGE = Path(__file__).resolve().parent.parent  # gamedsl/
+_fingerprint: str | None = None
+
+
+def directory() -> Path | None:
+    """Where compiled games are kept, or None when the cache is off."""
+    env = os.environ.get("GAMEDSL_CACHE")
+    if env is not None:
+        return Path(env) if env.strip() else None
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "gamedsl"
+
+
+def fingerprint() -> str:
+    """A digest of gamedsl's whole source and grammar: generated code calls the engine, so any change
+    to either makes every entry stale."""
+    global _fingerprint
+    if _fingerprint is None:
+        h = hashlib.sha256(f"{__version__} {sys.version_info[:2]}".encode())
+        for path in sorted(_PACKAGE.glob("**/*.py")):
+            h.update(str(path.relative_to(_PACKAGE)).encode())
+            h.update(path.read_bytes())
+        h.update(grammar_text().encode())
+        _fingerprint = h.hexdigest()
+    return _fingerprint
+
+
+def key(text: str, filename: str) -> str:
+    """The name of a game's entry: its text and file name, under this gamedsl."""
+    h = hashlib.sha256(fingerprint().encode())
+    h.update(filename.encode() + b"\0" + text.encode())
+    return h.hexdigest()
+
+
+def load(name: str):
+    """The (unlinked Program, module code) stored under `name`, or None (missing, stale or corrupt)."""
+    where = directory()
+    if where is None:
+        return None
+    try:
+        data = (where / name).read_bytes()
+    except OSError:
+        return None
+    head, digest, payload = data[:64], data[64:128], data[128:]
+    if head != name.encode() or digest != hashlib.sha256(payload).hexdigest().encode():
+        return None
+    try:
+        pickled, code = pickle.loads(payload)
+        found = pickle.loads(pickled), marshal.loads(code)
+    except Exception:  # noqa: BLE001 - an entry that does not read back is not used
+        return None
+    try:
+        os.utime(where / name)  # used now: kept longest
+    except OSError:
+        pass
+    return found
+
+
+def store(name: str, prog, code) -> None:
+    """Keep a compiled game (an unlinked Program and its module's code) under `name`."""
+    where = directory()
+    if where is None:
+        return
+    try:
+        payload = pickle.dumps((pickle.dumps(prog, protocol=pickle.HIGHEST_PROTOCOL), marshal.dumps(code)),
+                               protocol=pickle.HIGHEST_PROTOCOL)
+        where.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=where, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as f:
+            f.write(name.encode() + hashlib.sha256(payload).hexdigest().encode() + payload)
+        os.replace(tmp, where / name)  # whole or not at all: a reader never sees half an entry
+        _prune(where)
+    except (OSError, pickle.PicklingError, TypeError, ValueError, RecursionError):
+        try:
+            os.unlink(tmp)
+        except (OSError, UnboundLocalError):
+            pass
+
+
+def _prune(where: Path) -> None:
+    """Remove all but the KEEP entries used last."""
+    entries = [e for e in os.scandir(where) if len(e.name) == 64]
+    if len(entries) > KEEP:
+        entries.sort(key=lambda e: e.stat().st_mtime, reverse=True)
+        for e in entries[KEEP:]:
+            try:
+                os.unlink(e.path)
+            except OSError:
+                pass

@@ -1,0 +1,141 @@
+"""The cache of compiled games: a game seen before loads from it; a stale or corrupt entry is
+ignored and written anew, never trusted; an empty GAMEDSL_CACHE turns it off."""
+import os
+from pathlib import Path
+
+import pytest
+
+import gamedsl
+from gamedsl import language
+from gamedsl.language import cache
+
+ROOT = Path(__file__).resolve().parent.parent
+LAUS = (ROOT / "games" / "laus.game").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMEDSL_CACHE", str(tmp_path))
+    return tmp_path
+
+
+def compiled_now(monkeypatch) -> list:
+    """Counts the games compiled from their text (not taken from the cache) from now on."""
+    seen = []
+    real = language.compile_model
+
+    def counting(model):
+        seen.append(model.filename)
+        return real(model)
+    monkeypatch.setattr(language, "compile_model", counting)
+    return seen
+
+
+def play(game, seed=3):
+    state = game.new_state(seed=seed)
+    while not state.is_terminal():
+        state.apply_action(min(state.legal_actions()))
+    return state.digest()
+
+
+def test_a_game_seen_before_comes_from_the_cache_and_plays_the_same(store, monkeypatch):
+    compiled = compiled_now(monkeypatch)
+    first = gamedsl.load_source(LAUS, "laus.game")
+    assert compiled == ["laus.game"] and len(list(store.iterdir())) == 1
+    again = gamedsl.load_source(LAUS, "laus.game")
+    assert compiled == ["laus.game"]  # not compiled again
+    assert again.prog is not first.prog
+    assert play(again) == play(first)
+
+
+def test_another_text_or_file_name_is_another_entry(store, monkeypatch):
+    compiled = compiled_now(monkeypatch)
+    gamedsl.load_source(LAUS, "laus.game")
+    gamedsl.load_source(LAUS.replace('game "Laus"', 'game "Laus 2"'), "laus.game")
+    gamedsl.load_source(LAUS, "copy.game")
+    assert compiled == ["laus.game", "laus.game", "copy.game"]
+    assert len(list(store.iterdir())) == 3
+
+
+@pytest.mark.parametrize("damage", [
+    lambda data: data[:len(data) // 2],                        # cut short
+    lambda data: data[:200] + bytes([data[200] ^ 1]) + data[201:],  # one bit flipped
+    lambda data: b"0" * 64 + data[64:],                        # under another key
+    lambda data: b"",                                          # empty
+])
+def test_a_damaged_entry_is_ignored_and_written_anew(store, monkeypatch, damage):
+    gamedsl.load_source(LAUS, "laus.game")
+    (entry,) = store.iterdir()
+    entry.write_bytes(damage(entry.read_bytes()))
+    compiled = compiled_now(monkeypatch)
+    game = gamedsl.load_source(LAUS, "laus.game")
+    assert compiled == ["laus.game"]  # compiled again, and the entry written anew:
+    again = gamedsl.load_source(LAUS, "laus.game")
+    assert compiled == ["laus.game"]
+    assert play(game) == play(again)
+
+
+def test_an_entry_of_another_gamedsl_is_not_used(store, monkeypatch):
+    gamedsl.load_source(LAUS, "laus.game")
+    monkeypatch.setattr(cache, "_fingerprint", "another gamedsl")
+    compiled = compiled_now(monkeypatch)
+    gamedsl.load_source(LAUS, "laus.game")
+    assert compiled == ["laus.game"]
+    assert len(list(store.iterdir())) == 2
+
+
+def test_errors_are_never_cached(store):
+    bad = LAUS.replace("zone hand", "zone hand hand")
+    for _ in range(2):
+        with pytest.raises(gamedsl.SourceError):
+            gamedsl.load_source(bad, "laus.game")
+    assert list(store.iterdir()) == []
+
+
+def test_an_empty_setting_turns_the_cache_off(monkeypatch, tmp_path):
+    monkeypatch.setenv("GAMEDSL_CACHE", "")
+    compiled = compiled_now(monkeypatch)
+    gamedsl.load_source(LAUS, "laus.game")
+    gamedsl.load_source(LAUS, "laus.game")
+    assert compiled == ["laus.game", "laus.game"]
+
+
+def test_a_cache_that_cannot_be_written_is_skipped(monkeypatch, tmp_path):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a directory")
+    monkeypatch.setenv("GAMEDSL_CACHE", str(blocked / "cache"))
+    assert play(gamedsl.load_source(LAUS, "laus.game")) == play(gamedsl.load_source(LAUS, "laus.game"))
+
+
+def test_a_located_error_from_a_cached_game_points_at_its_line(store):
+    dry = '''game "Dry"
+players 2
+attribute rank: 1, 2, 3
+cards rank
+zone deck: hidden, stack
+zone hand per player: owner
+action draw { move top(deck) to me.hand }
+setup { shuffle deck }
+round {
+  turn seat(1) { choose draw }
+  turn seat(2) { choose draw }
+}
+'''
+    for _ in range(2):  # compiled, then cached
+        state = gamedsl.load_source(dry, "dry.game").new_state(seed=1)
+        with pytest.raises(gamedsl.GameRuntimeError) as info:
+            for _ in range(4):
+                state.apply_action(state.legal_actions()[0])
+        assert str(info.value).startswith("dry.game:7:20: error: zone 'deck' is empty")
+
+
+def test_it_keeps_the_games_used_last(store, monkeypatch):
+    monkeypatch.setattr(cache, "KEEP", 2)
+    texts = [LAUS.replace('game "Laus"', f'game "Laus {i}"') for i in range(3)]
+    gamedsl.load_source(texts[0], "laus.game")
+    gamedsl.load_source(texts[1], "laus.game")
+    first = cache.key(texts[0], "laus.game")
+    then = (store / first).stat().st_mtime - 10
+    os.utime(store / cache.key(texts[1], "laus.game"), (then, then))  # used before the first
+    gamedsl.load_source(texts[2], "laus.game")
+    assert sorted(e.name for e in store.iterdir()) == sorted([first, cache.key(texts[2], "laus.game")])
