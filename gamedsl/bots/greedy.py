@@ -4,57 +4,70 @@ from __future__ import annotations
 
 import random
 
-from ..engine.knowledge import hidden_slots, redeal
+from ..engine.knowledge import Redealer
 
 
 class GreedyAgent:
     """Plays the move after which the game's `heuristic` is best for it; ties are broken at random.
 
     It looks one move ahead, and plays fair: it never reads cards it cannot see. It samples
-    `samples` worlds consistent with what it knows (the unseen cards dealt again among their
-    places, with the same backs, and a fresh future for shuffles), applies each legal move in
-    each world, and plays the move with the best average heuristic. The cards it was shown
-    count as known, so a peek at a hidden card sharpens its play. When a move leads to
-    another decision of its own (keep a card, then choose what to discard), it plays those
-    out too, up to `lookahead` decisions deep, and counts the best of them. A game without
-    a `heuristic` only makes it prefer moves that win at once.
+    worlds consistent with what it knows (the unseen cards dealt again among their places, with
+    the same backs, and a fresh future for shuffles), applies each legal move in each world, and
+    plays the move with the best average heuristic. The cards it was shown count as known, so a
+    peek at a hidden card sharpens its play. When a move leads to another decision of its own
+    (keep a card, then choose what to discard; pass three cards one by one), it plays those on
+    as it would, each the best one step ahead, up to `lookahead` decisions, and counts where
+    they lead: their cost adds up instead of multiplying. It samples up to `samples` worlds, and
+    no more once `budget` moves have been tried (one world at least), so a wide decision costs
+    about as much as a narrow one. A game without a `heuristic` only makes it prefer moves that
+    win at once.
     """
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, samples: int = 8, lookahead: int = 2):
+    def __init__(self, seed: int = 0, samples: int = 8, lookahead: int = 2, budget: int = 200):
         self.rng = random.Random(seed)
         self.samples = samples
         self.lookahead = lookahead
+        self.budget = budget
+        self.tried = 0  # moves tried for the decision being made
 
     def choose(self, state) -> int:
         me = state.current_player()
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        n = self.samples if hidden_slots(state, me) else 1
-        worlds = [w for w in (redeal(state, me, self.rng, reseed=True, past=False) for _ in range(n)) if w]
-        if not worlds:  # no other deal fits what was shown: only the real cards do
-            worlds = [_reseeded(state, self.rng)]
-        best, best_value = [], None
-        for action in legal:
-            value = 0.0
-            for world in worlds:
-                value += self._after(world, action, me, self.lookahead)
-            if best_value is None or value > best_value:
-                best, best_value = [action], value
-            elif value == best_value:
-                best.append(action)
+        self.tried = 0
+        totals = [0.0] * len(legal)
+        worlds = Redealer(state, me)
+        for _ in range(self.samples if worlds else 1):
+            world = worlds.deal(self.rng, reseed=True, past=False)
+            if world is None:  # no other deal fits what was shown: only the real cards do
+                world = _reseeded(state, self.rng)
+            for i, action in enumerate(legal):
+                totals[i] += self._after(world, action, me)
+            if self.tried >= self.budget:
+                break
+        top = max(totals)
+        best = [a for a, v in zip(legal, totals) if v == top]
         return best[self.rng.randrange(len(best))]
 
-    def _after(self, world, action: int, me: int, depth: int) -> float:
-        """The value for `me` of a move, playing out its own next decisions `depth` deep."""
+    def _after(self, world, action: int, me: int) -> float:
+        """The value for `me` of a move, its own next decisions played on, each the best one step ahead."""
+        after = self._try(world, action, me)
+        for _ in range(self.lookahead):
+            if after.terminal or after.current_player() != me:
+                break
+            after = max((self._try(after, a, me) for a in after.legal_actions()), key=lambda w: w.evaluate(me))
+        return after.evaluate(me)
+
+    def _try(self, world, action: int, me: int):
+        """A copy of the world with the move made and the others' answers to it given."""
         after = world.clone(past=False)
         after.apply_action(action)
         _settle(after, me)
-        if depth == 0 or after.terminal or after.current_player() != me:
-            return after.evaluate(me)
-        return max(self._after(after, a, me, depth - 1) for a in after.legal_actions())
+        self.tried += 1
+        return after
 
 
 def _reseeded(state, rng):

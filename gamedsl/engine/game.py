@@ -11,6 +11,7 @@ from ..errors import Diagnostic, GamedslError, IllegalAction, SourceError, Span
 from ..language import compile_source
 from ..language import types as T
 from ..language.program import MAX_SEATS, Program
+from .knowledge import back_key
 from .link import link
 from .patterns import Matcher
 from .state import State
@@ -50,6 +51,8 @@ class Game(View):
                            for c in range(prog.card_count())]
         self._strings = [self._action_string(a) for a in range(len(self.decoded))]
         self._back_names = [self._back_name(c) for c in range(prog.card_count())]
+        # per card: what its back shows (None: every back is the same)
+        self.back_keys = tuple(back_key(prog, c) for c in range(prog.card_count())) if prog.back else None
 
     def _back_name(self, card: int) -> str:
         """What a face-down card shows: its `back shows` values ('action', 'Mood'), or 'card'."""

@@ -15,7 +15,7 @@ from ..language.program import MAX_SEATS
 
 
 def back_key(prog, card: int) -> tuple:
-    """What a card's back shows: the values of the `back shows` attributes."""
+    """What a card's back shows: the values of the `back shows` attributes (Game.back_keys has them all)."""
     return tuple(prog.card_attrs[a][card] for a in prog.back)
 
 
@@ -55,26 +55,44 @@ def redeal(state, player: int, rng: random.Random, reseed: bool = False, past: b
     player is still to make the same decision: the rules may already have shown something of
     the hidden cards (a player asked to cover a card holds one that covers it; a player laying
     down a set holds cards that complete it), and a deal that contradicts that is not a world
-    the player could be in. With `reseed`, the copy's future
-    random events (shuffles, random picks) are drawn afresh, so nothing of the real future leaks.
+    the player could be in. With `reseed`, the copy's future random events (shuffles, random
+    picks) are drawn from `rng` (copied at the copy's first draw), so nothing of the real future
+    leaks. To deal many worlds of one moment, make a Redealer once.
     """
-    slots = hidden_slots(state, player)
-    groups: dict[tuple, list] = {}
-    for inst, i in slots:
-        groups.setdefault(back_key(state.prog, state.z[inst][i]), []).append((inst, i))
-    want = decision(state)
-    for _ in range(tries):
-        other = state.clone(past)
-        other.checking = False
-        for group in groups.values():
-            cards = [other.z[inst][i] for inst, i in group]
-            rng.shuffle(cards)
-            for (inst, i), c in zip(group, cards):
-                other.z[inst][i] = c
-                other.loc[c] = inst
-        if reseed:
-            other.reseed(rng.getrandbits(64))
-        other.refresh(window=False)  # the same decision, worked out again from the new cards
-        if decision(other) == want:
-            return other
-    return None
+    return Redealer(state, player).deal(rng, reseed, past, tries)
+
+
+class Redealer:
+    """Deals worlds of one moment for one player: what is hidden is worked out once."""
+
+    def __init__(self, state, player: int):
+        self.state = state
+        groups: dict = {}
+        keys = state.game.back_keys
+        for inst, i in hidden_slots(state, player):
+            groups.setdefault(keys[state.z[inst][i]] if keys else (), []).append((inst, i))
+        self.groups = list(groups.values())
+        self.want = decision(state)
+
+    def __bool__(self) -> bool:
+        """Whether anything is hidden (else every world is the state itself)."""
+        return bool(self.groups)
+
+    def deal(self, rng: random.Random, reseed: bool = False, past: bool = True, tries: int = 20):
+        """One world (see redeal), or None."""
+        for _ in range(tries):
+            other = self.state.clone(past)
+            other.checking = False
+            z, loc = other.z, other.loc
+            for group in self.groups:
+                cards = [z[inst][i] for inst, i in group]
+                rng.shuffle(cards)
+                for (inst, i), c in zip(group, cards):
+                    z[inst][i] = c
+                    loc[c] = inst
+            if reseed:
+                other.rng, other.rng_owned = rng, False
+            other.refresh(window=False)  # the same decision, worked out again from the new cards
+            if decision(other) == self.want:
+                return other
+        return None
