@@ -34,7 +34,6 @@ import io
 import json
 import os
 import pickle
-import random
 import re
 import select
 import shutil

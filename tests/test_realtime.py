@@ -2,7 +2,6 @@
 import pytest
 
 import gamedsl
-from gamedsl import IllegalAction
 
 # A small shedding game: play a card matching the top card's rank or colour, or draw.
 # Anyone holding the exact twin of the top card may "snap" it out of turn (the turn passes

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from ..errors import GameRuntimeError
 
-STEP_LIMIT = 1_000_000  # the work allowed between two decisions (see State.count_step)
 TRIGGER_STEPS, SKIP_STEPS, ROUND_STEPS = 10, 100, 1000
 
 

@@ -3,7 +3,8 @@
 The state is plain lists and numbers: the cards of each zone instance (`z`), where each card
 lies (`loc`), the variables (`v`), and a stack of frames, each a unit of rules waiting or
 running (see language/flow.py and engine/flow.py). Its behaviour comes in parts: the flow
-(flow.py), decisions and reaction windows (decisions.py), effects on cards (cards.py).
+(flow.py), decisions and reaction windows (decisions.py), effects on cards (cards.py), and
+the rules' own checks: invariants, the step budget, located errors (checks.py).
 """
 from __future__ import annotations
 
@@ -11,17 +12,16 @@ import functools
 import hashlib
 import random
 
-from ..errors import GameRuntimeError, IllegalAction, InvariantViolation
+from ..errors import GameRuntimeError, IllegalAction
 from ..language.program import MAX_SEATS
 from .cards import Cards
+from .checks import Checks
 from .decisions import Decisions
-from .flow import STEP_LIMIT, Flow, action_exit, restore_me, round_exit, round_start, setup_over
-from .located import RULE_ERRORS, innermost_line, rule_failure
+from .flow import Flow, action_exit, restore_me, round_exit, round_start, setup_over
+from .located import RULE_ERRORS
 from .runtime import next_version
 
 TERMINAL = -1
-_LOOPING = {"loop": "this loop never ends", "round": "the round ends and begins again without asking anyone",
-            "trigger": "this trigger keeps firing: triggers set each other off"}
 
 
 def _rules_run(method):
@@ -38,7 +38,7 @@ def _rules_run(method):
     return wrapper
 
 
-class State(Flow, Decisions, Cards):
+class State(Flow, Decisions, Cards, Checks):
     """One game in progress. Mirrors OpenSpiel's state API."""
 
     __slots__ = ("game", "prog", "np", "z", "loc", "v", "opt", "stack", "me", "turn", "rng", "rng_owned",
@@ -266,69 +266,6 @@ class State(Flow, Decisions, Cards):
             return [0.0] * self.np
         return [1.0 if r == "win" else -1.0 if r == "lose" else 0.0 for r in self.results]
 
-    # ---- the rules' own checks
-    def check_invariants(self, when: str):
-        """Raise InvariantViolation if one of the game's invariants for this moment does not hold."""
-        if when == "game end" and self.limit_hit:
-            return  # a game stopped by its move limit has no regular end to check
-        for name, fn, span in self.prog.invariants.get(when, ()):
-            try:
-                ok = fn(self, None)
-            except (GameRuntimeError, TypeError, IndexError, ValueError, KeyError) as exc:
-                raise InvariantViolation(f"{self.prog.filename}:{span.line}:{span.column}: invariant "
-                                         f"'{name}' cannot be evaluated: {exc}") from None
-            if not ok:
-                raise InvariantViolation(f"{self.prog.filename}:{span.line}:{span.column}: invariant "
-                                         f"'{name}' does not hold (move {self.moves}, round {self.round})")
-
-    def count_step(self, weight: int = 1, in_code: bool = False, trigger=None, round_over: bool = False):
-        """Count the work done since the last decision: rules that never ask for a move are stopped,
-        at the loop, round or trigger that keeps running (a loop of generated code, `in_code`, and a
-        decision skipped again and again are found by the error's traceback)."""
-        self.steps += weight
-        if self.steps > STEP_LIMIT:
-            raise self.looping(in_code, trigger, round_over)
-
-    def looping(self, in_code: bool, trigger, round_over: bool) -> GameRuntimeError:
-        prefix = f"the rules ran {STEP_LIMIT:,} steps without asking for a move: "
-        hint = None
-        if self.skips:
-            hint = (f"a decision nobody can make is skipped: one was skipped {self.skips:,} times since the last "
-                    "move; is a condition of its moves wrong?")
-        if trigger is not None or round_over:
-            kind = "trigger" if trigger is not None else "round"
-            err = GameRuntimeError(prefix + _LOOPING[kind], hint)
-            span = self.prog.trigger_spans[trigger][0] if trigger is not None else self.prog.round.span
-            return err.located(self.prog.filename, self.prog.text, span, self.moment())
-        if in_code:
-            return GameRuntimeError(prefix + _LOOPING["loop"], hint)
-        prog, line = innermost_line()
-        loop = prog.loops[line - 1] if prog is not None and 0 < line <= len(prog.loops) else None
-        if loop is None:
-            return GameRuntimeError(prefix + "nobody can make this decision, and it is asked again and again", hint)
-        span, kind = loop
-        return GameRuntimeError(prefix + _LOOPING[kind], hint).located(
-            self.prog.filename, self.prog.text, span, self.moment())
-
-    def located(self, exc: BaseException, span=None, by: int | None = None) -> BaseException:
-        """A rule's error at its line and column in the game file (`span` where the traceback
-        finds none), with the moment of the game it happened in; an error of gamedsl's own
-        (no rule on its way) is returned as it is. `by`: who is making the move."""
-        err = rule_failure(exc, self.moment(by))
-        if err is None and span is not None and isinstance(exc, GameRuntimeError):
-            err = exc.located(self.prog.filename, self.prog.text, span, self.moment(by))
-        return exc if err is None else err
-
-    def moment(self, by: int | None = None) -> str:
-        """When in the game it is, in a player's words: the move being made, by whom (`by`, else the
-        maker of the last move noted), in which round."""
-        if not self.moves:
-            return "while the game is set up, before the first move"
-        if by is None and self.card_moves:
-            by = self.card_moves[-1][0]
-        who = f" by {self.game.player_name(by)}" if by is not None else ""
-        return f"during move {self.moves}{who} (round {self.round})"
-
     def set_places(self, order: tuple, key, descending: bool):
         """Places from 1, best first; players with equal keys share a place."""
         ranked = sorted(order, key=key, reverse=descending)
@@ -385,7 +322,7 @@ class State(Flow, Decisions, Cards):
     def own_rng(self) -> random.Random:
         """The random generator, this state's own (a copy shares its original's until one draws)."""
         if not self.rng_owned:
-            rng = random.Random()
+            rng = random.Random.__new__(random.Random)  # not seeded: its state is set at once
             rng.setstate(self.rng.getstate())
             self.rng, self.rng_owned = rng, True
         return self.rng

@@ -2,8 +2,13 @@
 saw, their legal moves (a mixin of Game)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..language import types as T
 from .flow import action_exit
+
+if TYPE_CHECKING:
+    from .state import State
 
 _MOVES_SHOWN = 60  # an observation lists at most this many past moves
 

@@ -21,8 +21,182 @@ _OPS = {"+": "+", "-": "-", "*": "*", "/": "/", "%": "%", "**": "**"}
 
 
 @v_args(meta=True)
-class Builder(Transformer):
-    """Builds model nodes by rule name; rules and model classes share names."""
+class _Statements(Transformer):
+    """The statement rules (a part of Builder)."""
+
+    def block(self, meta, c):
+        return tuple(x for x in c if isinstance(x, m.Stmt))
+
+    def assign(self, meta, c):
+        return m.Assign(span=_s(meta), target=c[0], op=str(c[1]), value=c[2])
+
+    def let_stmt(self, meta, c):
+        return m.Let(span=_s(meta), name=str(c[0]), value=c[1])
+
+    def move_stmt(self, meta, c):
+        return m.Move(span=_s(meta), card=c[0], dest=c[1], bottom=bool(c[2]))
+
+    def move_n_stmt(self, meta, c):
+        return m.MoveN(span=_s(meta), count=c[0], source=c[1], dest=c[2], bottom=bool(c[3]))
+
+    def move_all_stmt(self, meta, c):
+        return m.MoveN(span=_s(meta), count=None, source=c[0], dest=c[1], bottom=bool(c[2]))
+
+    def at_bottom(self, meta, c):
+        return True
+
+    def deal_stmt(self, meta, c):
+        return m.Deal(span=_s(meta), count=c[0], source=c[1], zone=str(c[2]), zone_span=_tok(c[2]), start=c[3])
+
+    def starting(self, meta, c):
+        return c[0]
+
+    def shuffle_stmt(self, meta, c):
+        return m.Shuffle(span=_s(meta), zone=c[0])
+
+    def gather_stmt(self, meta, c):
+        return m.Gather(span=_s(meta), zone=c[0])
+
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])] + [b for b in c[2:-1] if b is not None]
+        return m.If(span=_s(meta), branches=tuple(branches), otherwise=c[-1])
+
+    def elif_clause(self, meta, c):
+        return (c[0], c[1])
+
+    def repeat_stmt(self, meta, c):
+        return m.Repeat(span=_s(meta), count=c[0], body=c[1])
+
+    def while_stmt(self, meta, c):
+        return m.While(span=_s(meta), cond=c[0], body=c[1])
+
+    def for_stmt(self, meta, c):
+        return m.ForEach(span=_s(meta), var=str(c[0]), domain=c[1], start=c[2], body=c[3])
+
+    def turn_stmt(self, meta, c):
+        return m.Turn(span=_s(meta), player=c[0], body=c[1])
+
+    def choose_stmt(self, meta, c):
+        names = tuple((str(t), _tok(t)) for t in c[:-1])
+        return m.Choose(span=_s(meta), actions=names, by=c[-1])
+
+    def end_turn(self, meta, c):
+        return m.End(span=_s(meta), what="turn")
+
+    def end_round(self, meta, c):
+        return m.End(span=_s(meta), what="round")
+
+    def end_game(self, meta, c):
+        return m.End(span=_s(meta), what="game")
+
+    def win_stmt(self, meta, c):
+        return m.Result(span=_s(meta), kind="win", player=c[0])
+
+    def lose_stmt(self, meta, c):
+        return m.Result(span=_s(meta), kind="lose", player=c[0])
+
+    def places_stmt(self, meta, c):
+        return m.Places(span=_s(meta), var=str(c[0]), domain=c[1], key=c[2], descending=c[3] == "descending")
+
+    def ascending(self, meta, c):
+        return "ascending"
+
+    def descending(self, meta, c):
+        return "descending"
+
+    def say_stmt(self, meta, c):
+        return m.Say(span=_s(meta), text=c[0][1:-1])
+
+    def reveal_stmt(self, meta, c):
+        return m.Reveal(span=_s(meta), card=c[0], to=c[1])
+
+    def race_stmt(self, meta, c):
+        names = tuple((str(t), _tok(t)) for t in c[:-1])
+        return m.Race(span=_s(meta), actions=names, players=c[-1])
+
+    def eliminate_stmt(self, meta, c):
+        return m.Eliminate(span=_s(meta), player=c[0])
+
+    def call_stmt(self, meta, c):
+        return m.CallSteps(span=_s(meta), func=str(c[0]), args=tuple(a for a in c[1:] if a is not None))
+
+
+@v_args(meta=True)
+class _Expressions(Transformer):
+    """The expression rules (a part of Builder)."""
+
+    def cond_expr(self, meta, c):
+        return m.CondExpr(span=_s(meta), cond=c[0], then=c[1], other=c[2])
+
+    def or_op(self, meta, c):
+        return m.Logic(span=_s(meta), op="or", left=c[0], right=c[1])
+
+    def and_op(self, meta, c):
+        return m.Logic(span=_s(meta), op="and", left=c[0], right=c[1])
+
+    def not_op(self, meta, c):
+        return m.Not(span=_s(meta), operand=c[0])
+
+    def compare(self, meta, c):
+        return m.Compare(span=_s(meta), op=str(c[1]), left=c[0], right=c[2])
+
+    def member(self, meta, c):
+        return m.Member(span=_s(meta), item=c[0], collection=c[1])
+
+    def not_member(self, meta, c):
+        return m.Member(span=_s(meta), item=c[0], collection=c[1], negated=True)
+
+    def binop(self, meta, c):
+        return m.BinOp(span=_s(meta), op=_OPS[str(c[1])], left=c[0], right=c[2])
+
+    def neg(self, meta, c):
+        return m.Neg(span=_s(meta), operand=c[1])
+
+    def attr(self, meta, c):
+        return m.Attr(span=_s(meta), obj=c[0], name=str(c[1]), name_span=_tok(c[1]))
+
+    def number(self, meta, c):
+        return m.Number(span=_s(meta), value=int(c[0]))
+
+    def string(self, meta, c):
+        return m.String(span=_s(meta), value=c[0][1:-1])
+
+    def true(self, meta, c):
+        return m.Bool(span=_s(meta), value=True)
+
+    def false(self, meta, c):
+        return m.Bool(span=_s(meta), value=False)
+
+    def name(self, meta, c):
+        return m.Name(span=_s(meta), name=str(c[0]))
+
+    def list(self, meta, c):
+        return m.ListExpr(span=_s(meta), items=tuple(x for x in c if x is not None))
+
+    def call(self, meta, c):
+        func = c[0]
+        args, for_clause, where, by = c[1:-3], c[-3], c[-2], c[-1]
+        if by is not None:
+            by, where = by[0], where if where is not None else by[1]
+        return m.Call(
+            span=_s(meta), func=str(func), args=tuple(a for a in args if a is not None),
+            for_var=for_clause[0] if for_clause else None, for_domain=for_clause[1] if for_clause else None,
+            where=where, by=by)
+
+    def for_clause(self, meta, c):
+        return (str(c[0]), c[1])
+
+    def where_clause(self, meta, c):
+        return c[0]
+
+    def by_clause(self, meta, c):
+        return (c[0], c[1])
+
+
+@v_args(meta=True)
+class Builder(_Statements, _Expressions):
+    """Builds model nodes, one method per grammar rule, named after it (declarations here,
+    statements and expressions in the parts above)."""
 
     # ---- declarations
     def start(self, meta, items):
@@ -212,171 +386,6 @@ class Builder(Transformer):
 
     def end_when_decl(self, meta, c):
         return m.EndWhen(span=_s(meta), cond=c[0])
-
-    # ---- statements
-    def block(self, meta, c):
-        return tuple(x for x in c if isinstance(x, m.Stmt))
-
-    def assign(self, meta, c):
-        return m.Assign(span=_s(meta), target=c[0], op=str(c[1]), value=c[2])
-
-    def let_stmt(self, meta, c):
-        return m.Let(span=_s(meta), name=str(c[0]), value=c[1])
-
-    def move_stmt(self, meta, c):
-        return m.Move(span=_s(meta), card=c[0], dest=c[1], bottom=bool(c[2]))
-
-    def move_n_stmt(self, meta, c):
-        return m.MoveN(span=_s(meta), count=c[0], source=c[1], dest=c[2], bottom=bool(c[3]))
-
-    def move_all_stmt(self, meta, c):
-        return m.MoveN(span=_s(meta), count=None, source=c[0], dest=c[1], bottom=bool(c[2]))
-
-    def at_bottom(self, meta, c):
-        return True
-
-    def deal_stmt(self, meta, c):
-        return m.Deal(span=_s(meta), count=c[0], source=c[1], zone=str(c[2]), zone_span=_tok(c[2]), start=c[3])
-
-    def starting(self, meta, c):
-        return c[0]
-
-    def shuffle_stmt(self, meta, c):
-        return m.Shuffle(span=_s(meta), zone=c[0])
-
-    def gather_stmt(self, meta, c):
-        return m.Gather(span=_s(meta), zone=c[0])
-
-    def if_stmt(self, meta, c):
-        branches = [(c[0], c[1])] + [b for b in c[2:-1] if b is not None]
-        return m.If(span=_s(meta), branches=tuple(branches), otherwise=c[-1])
-
-    def elif_clause(self, meta, c):
-        return (c[0], c[1])
-
-    def repeat_stmt(self, meta, c):
-        return m.Repeat(span=_s(meta), count=c[0], body=c[1])
-
-    def while_stmt(self, meta, c):
-        return m.While(span=_s(meta), cond=c[0], body=c[1])
-
-    def for_stmt(self, meta, c):
-        return m.ForEach(span=_s(meta), var=str(c[0]), domain=c[1], start=c[2], body=c[3])
-
-    def turn_stmt(self, meta, c):
-        return m.Turn(span=_s(meta), player=c[0], body=c[1])
-
-    def choose_stmt(self, meta, c):
-        names = tuple((str(t), _tok(t)) for t in c[:-1])
-        return m.Choose(span=_s(meta), actions=names, by=c[-1])
-
-    def end_turn(self, meta, c):
-        return m.End(span=_s(meta), what="turn")
-
-    def end_round(self, meta, c):
-        return m.End(span=_s(meta), what="round")
-
-    def end_game(self, meta, c):
-        return m.End(span=_s(meta), what="game")
-
-    def win_stmt(self, meta, c):
-        return m.Result(span=_s(meta), kind="win", player=c[0])
-
-    def lose_stmt(self, meta, c):
-        return m.Result(span=_s(meta), kind="lose", player=c[0])
-
-    def places_stmt(self, meta, c):
-        return m.Places(span=_s(meta), var=str(c[0]), domain=c[1], key=c[2], descending=c[3] == "descending")
-
-    def ascending(self, meta, c):
-        return "ascending"
-
-    def descending(self, meta, c):
-        return "descending"
-
-    def say_stmt(self, meta, c):
-        return m.Say(span=_s(meta), text=c[0][1:-1])
-
-    def reveal_stmt(self, meta, c):
-        return m.Reveal(span=_s(meta), card=c[0], to=c[1])
-
-    def race_stmt(self, meta, c):
-        names = tuple((str(t), _tok(t)) for t in c[:-1])
-        return m.Race(span=_s(meta), actions=names, players=c[-1])
-
-    def eliminate_stmt(self, meta, c):
-        return m.Eliminate(span=_s(meta), player=c[0])
-
-    def call_stmt(self, meta, c):
-        return m.CallSteps(span=_s(meta), func=str(c[0]), args=tuple(a for a in c[1:] if a is not None))
-
-    # ---- expressions
-    def cond_expr(self, meta, c):
-        return m.CondExpr(span=_s(meta), cond=c[0], then=c[1], other=c[2])
-
-    def or_op(self, meta, c):
-        return m.Logic(span=_s(meta), op="or", left=c[0], right=c[1])
-
-    def and_op(self, meta, c):
-        return m.Logic(span=_s(meta), op="and", left=c[0], right=c[1])
-
-    def not_op(self, meta, c):
-        return m.Not(span=_s(meta), operand=c[0])
-
-    def compare(self, meta, c):
-        return m.Compare(span=_s(meta), op=str(c[1]), left=c[0], right=c[2])
-
-    def member(self, meta, c):
-        return m.Member(span=_s(meta), item=c[0], collection=c[1])
-
-    def not_member(self, meta, c):
-        return m.Member(span=_s(meta), item=c[0], collection=c[1], negated=True)
-
-    def binop(self, meta, c):
-        return m.BinOp(span=_s(meta), op=_OPS[str(c[1])], left=c[0], right=c[2])
-
-    def neg(self, meta, c):
-        return m.Neg(span=_s(meta), operand=c[1])
-
-    def attr(self, meta, c):
-        return m.Attr(span=_s(meta), obj=c[0], name=str(c[1]), name_span=_tok(c[1]))
-
-    def number(self, meta, c):
-        return m.Number(span=_s(meta), value=int(c[0]))
-
-    def string(self, meta, c):
-        return m.String(span=_s(meta), value=c[0][1:-1])
-
-    def true(self, meta, c):
-        return m.Bool(span=_s(meta), value=True)
-
-    def false(self, meta, c):
-        return m.Bool(span=_s(meta), value=False)
-
-    def name(self, meta, c):
-        return m.Name(span=_s(meta), name=str(c[0]))
-
-    def list(self, meta, c):
-        return m.ListExpr(span=_s(meta), items=tuple(x for x in c if x is not None))
-
-    def call(self, meta, c):
-        func = c[0]
-        args, for_clause, where, by = c[1:-3], c[-3], c[-2], c[-1]
-        if by is not None:
-            by, where = by[0], where if where is not None else by[1]
-        return m.Call(
-            span=_s(meta), func=str(func), args=tuple(a for a in args if a is not None),
-            for_var=for_clause[0] if for_clause else None, for_domain=for_clause[1] if for_clause else None,
-            where=where, by=by)
-
-    def for_clause(self, meta, c):
-        return (str(c[0]), c[1])
-
-    def where_clause(self, meta, c):
-        return c[0]
-
-    def by_clause(self, meta, c):
-        return (c[0], c[1])
 
 
 def build(text: str, filename: str = "<string>") -> m.GameModel:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from . import model as m
 from . import types as T
 from ..errors import did_you_mean
-from .context import BUILTINS, Scope
 
 _BARE = ("me", "players", "all_players", "all_cards", "in_play", "others", "nobody")  # read without parentheses
 _NOPE = ("None", T.ANY)

@@ -6,34 +6,18 @@ and tables it names (`_next`, `A_rank`, `V_points`, `P_factor`...) are the runti
 """
 from __future__ import annotations
 
-import re
 
 from ..errors import Span
 from . import model as m
 from . import types as T
-from .builtins import BUILTINS, Builtins, _BARE, _NOPE
+from .builtins import Builtins, _BARE, _NOPE
+from .calls import Calls
 from .context import Context, Scope
 from .program import MAX_SEATS
 
-_AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst", "filter"}
-INLINE_DEPTH = 4  # functions inlined inside functions inlined..., at most
-_MARKS = re.compile(r"  #@\d+")
-_HOISTED = re.compile(r"^\(_h\d+ if _h\d+ is not _U else ")  # a value worked out once per legal-move list
-# An argument cheap to repeat, with no call in it: a local, a bound name, a number, a variable.
-_SIMPLE_ARG = re.compile(r"^(e\[\d+\]|_\w+|s\.me|s\.v\[\d+\]|-?\d+|None|\(?\d+ \+ \(?(e\[\d+\]|_\w+|s\.me)\)?\)?)$")
-# One-argument built-ins: name -> (argument type, result type, Python template).
-_SIMPLE = {
-    "next": (T.PLAYER, T.PLAYER, "_next(s, {}, 1)"),  # the next player still in the game
-    "previous": (T.PLAYER, T.PLAYER, "_next(s, {}, -1)"),
-    "seat": (T.NUM, T.PLAYER, "_seat(s, {})"),  # the n-th player, counting from 1
-    "top": (T.ZONE, T.CARD, "s.top({})"),
-    "bottom": (T.ZONE, T.CARD, "s.bottom({})"),
-    "abs": (T.NUM, T.NUM, "abs({})"),
-}
-
-
-class ExpressionCompiler(Builtins):
-    """One ex_* method per expression node (the built-in calls, call_*, are in Builtins)."""
+class ExpressionCompiler(Calls, Builtins):
+    """One ex_* method per expression node (calls and defs are in Calls, the built-in calls, call_*,
+    in Builtins)."""
 
     def __init__(self, c: Context):
         self.c = c
@@ -300,127 +284,3 @@ class ExpressionCompiler(Builtins):
         if typ == T.ZONE:
             return f"s.z[{code}]", T.CARD
         return code, self.elem_type(typ, e.span)
-
-    def binding(self, e: m.Call, scope: Scope):
-        """For `f(x in D ...)`: (inner scope, python var, domain code)."""
-        if not e.args or not isinstance(e.args[0], m.Member) or not isinstance(e.args[0].item, m.Name) \
-                or e.args[0].negated:
-            self.c.error(f"'{e.func}' needs a binding like '{e.func}(c in hand if ...)'", e.span)
-            return None
-        member = e.args[0]
-        dcode, elem = self.domain(member.collection, scope)
-        inner = scope.child()
-        var = inner.bind(member.item.name, elem)
-        return inner, var, dcode
-
-    def ex_call(self, e: m.Call, scope: Scope, hint):
-        f = e.func
-        if f in _SIMPLE:
-            want, result, template = _SIMPLE[f]
-            arg = self._one_arg(e, scope)
-            if arg is None:
-                return _NOPE
-            self.want(arg[1], want, e.args[0].span)
-            code = self.c.module.mark(template.format(arg[0]), e.span)  # an empty zone, no seat...
-            return (self.maybe_hoist(code, scope) if f in ("top", "bottom") else code), result
-        handler = getattr(self, "call_" + f, None)
-        if handler is not None and f in BUILTINS:
-            if f not in _AGGREGATES:
-                return handler(e, scope)
-            self.agg_depth += 1
-            try:
-                code, typ = handler(e, scope)
-            finally:
-                self.agg_depth -= 1
-            return self.maybe_hoist(code, scope), typ
-        if f in self.c.def_info:
-            d = self.c.def_info[f]
-            if len(e.args) != len(d.params):
-                self.c.error(f"function '{f}' takes {len(d.params)} argument(s), given {len(e.args)}", e.span)
-                return _NOPE
-            args = [self.expr(a, scope) for a in e.args]
-            typ = self.compile_def(f)
-            inlined = self.inline_def(d, args)
-            if inlined is not None:
-                return inlined, typ
-            return f"D_{f}(s, {', '.join(code for code, _ in args)})", typ
-        self.c.unknown("function", f, e.span, list(self.c.def_info) + sorted(BUILTINS - set(_BARE)))
-        return _NOPE
-
-    def maybe_hoist(self, code: str, scope) -> str:
-        """In a legal-move loop, compute an aggregate that does not depend on the candidate once, lazily.
-
-        Expressions have no side effects (random() excepted), so the value is the same for every
-        candidate; it is computed on first use, so a condition that short-circuits never pays for it.
-        """
-        if self.hoist is None or self.agg_depth or "s.pick" in code:
-            return code
-        if any(name_code in code for name_code, _ in self.visible_codes(scope)):
-            return code
-        if self.hoist is not self._hoisted_for:  # a new legal-move function: nothing hoisted yet
-            self._hoisted, self._hoisted_for = {}, self.hoist
-        key = _MARKS.sub("", code)  # the same expression twice is worked out once
-        name = self._hoisted.get(key)
-        if name is None:
-            name = self._hoisted[key] = f"_h{len(self.hoist)}"
-            self.hoist.append(name)
-        return f"({name} if {name} is not _U else ({name} := {code}))"
-
-    def visible_codes(self, scope):
-        while scope is not None:
-            yield from scope.names.values()
-            scope = scope.parent
-
-    def inline_def(self, d: m.DefDecl, args: list) -> str | None:
-        """A function's body in place of its call, its parameters read as the arguments' code: no call
-        at run time, and what does not depend on a legal move's candidate is worked out once.
-        Only for arguments cheap to repeat and pure; None when the call is better kept."""
-        if len(self.inlining) >= INLINE_DEPTH or d.name in self.inlining:
-            return None
-        if not all(_SIMPLE_ARG.match(code) or _HOISTED.match(code) for code, _ in args):
-            return None
-        c = self.c
-        before, where = len(c.diags), c.where
-        scope = Scope()
-        for name, (code, typ) in zip(d.params, args):
-            scope.names[name] = (code, typ)
-        self.inlining.append(d.name)
-        try:
-            code, _ = self.expr(d.body, scope)
-        finally:
-            self.inlining.pop()
-        if len(c.diags) > before:  # the arguments' kinds make the body read otherwise: keep the call
-            del c.diags[before:]
-            return None
-        c.where = where
-        return f"({code})"
-
-    def elem_type(self, dtyp: str, span: Span) -> str:
-        """The type of the elements of a collection type (an error if it is not one)."""
-        if dtyp == "players":
-            return T.PLAYER
-        elem = T.element(dtyp)
-        if elem is None:
-            self.c.error(f"expected cards, players or a list here, found {T.describe(dtyp)}", span)
-            return T.ANY
-        return elem
-
-    def compile_def(self, name: str) -> str:
-        """Compile a function (`def f(x) = ...`) into the module as D_f, once; returns its type."""
-        c = self.c
-        if name in c.def_types:
-            return c.def_types[name]
-        if name in self.compiling_defs:
-            c.error(f"function '{name}' calls itself", c.def_info[name].span)
-            return T.ANY
-        self.compiling_defs.add(name)
-        d = c.def_info[name]
-        scope = Scope()
-        for p in sorted({p for p in d.params if d.params.count(p) > 1}):
-            c.error(f"function '{name}' names its parameter '{p}' twice", d.span)
-        args = list(dict.fromkeys(scope.bind(p, T.ANY) for p in d.params))
-        code, typ = self.expr(d.body, scope)
-        c.module.function("D_" + name, ", ".join(["s", *args]),
-                          [("    return (", d.body.span), (code, d.body.span), ("    )", None)], d.body.span)
-        c.def_types[name] = typ
-        return typ

@@ -12,6 +12,7 @@ import attrs
 from ..errors import Span
 
 MAX_SEATS = 9
+STEP_LIMIT = 1_000_000  # the work allowed between two decisions (generated loops count it; see State.count_step)
 
 
 @attrs.frozen(cache_hash=True)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from ..errors import Span
 from . import model as m
 from . import types as T
+from .program import STEP_LIMIT
 
-STEP_LIMIT = 1_000_000  # the work allowed between two decisions (engine/flow.py counts it)
 _WAITS = (m.Choose, m.Turn, m.End, m.Race)
 
 

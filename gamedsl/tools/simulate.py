@@ -1,11 +1,19 @@
 """Many bot games in a row, and statistics per seat: usable from Python and from `gamedsl simulate`."""
 from __future__ import annotations
 
+import json
 import statistics
+import sys
+import time
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
 
 from ..language import types as T
 from ..bots import BOTS, make_bot
 from ..errors import GamedslError, GameRuntimeError
+from .console import load, say, stderr, stdout
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
@@ -21,6 +29,15 @@ def seat_kinds(spec, players: int) -> list[str]:
     if len(kinds) != players:
         raise GamedslError(f"{len(kinds)} seats given ({', '.join(kinds)}) for {players} players")
     return kinds
+
+
+def players_and_seats(game, players, seats, default_seat) -> tuple[int, list[str]]:
+    """How many players, and the kind of each seat: as given, or the defaults."""
+    if players is None:
+        players = len(seats) if seats and len(seats) > 1 else game.min_players
+    if not game.min_players <= players <= game.max_players:
+        raise GamedslError(f"{game.name} is for {game.players_text()}, not {players}")
+    return players, seat_kinds(seats or default_seat(players), players)
 
 
 def play_bot_game(game, players: int, seed: int, seats=("greedy",), options: dict | None = None, track=()):
@@ -145,3 +162,102 @@ def _tally(texts, counts: dict):
         entry = counts.setdefault(text, [0, 0])
         entry[0] += times
         entry[1] += 1
+
+
+# ---- the command
+
+def cmd_simulate(args) -> int:
+    if args.seats and "human" in args.seats:
+        print("gamedsl simulate: error: simulations are played by bots only "
+              f"(seats: {', '.join(BOTS)})", file=sys.stderr)
+        return 2
+    game = load(args.file)
+    players, seats = players_and_seats(game, args.players, args.seats, lambda n: ["greedy"])
+    options = dict(args.option)
+    err = stderr()
+    t0 = time.perf_counter()
+    if err.is_terminal:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=err, transient=True) as progress:
+            task = progress.add_task("games", total=args.games)
+            result = simulate(game, args.games, players, args.seed, seats, options,
+                              progress=lambda i: progress.update(task, completed=i), track=args.track)
+    else:
+        result = simulate(game, args.games, players, args.seed, seats, options, track=args.track)
+    elapsed = time.perf_counter() - t0
+    if args.json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+        return 0
+    _print_simulation(stdout(), result, elapsed, game)
+    return 0
+
+
+def _fmt(x, digits: int = 2) -> str:
+    if x is None:
+        return "—"
+    if isinstance(x, float):
+        return f"{x:.{digits}f}"
+    return str(x)
+
+
+def _print_simulation(out: Console, r: dict, elapsed: float, game):
+    opts = ", ".join(f"{k}={game.option_text(k, v)}" for k, v in r["options"].items())
+    say(out, f"{r['game']}: {r['games']} games, {r['players']} players, seeds {r['seed']}.."
+              f"{r['seed'] + r['games'] - 1}" + (f", options {opts}" if opts else "") + f" ({elapsed:.1f} s)", "bold")
+    table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
+    cols = ["seat", "bot", "wins", "losses", "draws", "win %", "mean place", "mean return"]
+    has_score = "mean_score" in r["per_seat"][0]
+    if has_score:
+        cols.append("mean score")
+    for c in cols:
+        table.add_column(c, justify="left" if c in ("seat", "bot") else "right", header_style="bold")
+    for s in r["per_seat"]:
+        row = [s["player"], s["bot"], str(s["wins"]), str(s["losses"]), str(s["draws"]),
+               f"{100 * s['wins'] / r['games']:.1f}", _fmt(s["mean_place"]), f"{s['mean_return']:+.3f}"]
+        if has_score:
+            row.append(_fmt(s["mean_score"], 1))
+        table.add_row(*row)
+    out.print(table)
+    length = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
+    for c in ("length", "mean", "min", "max", "stdev"):
+        length.add_column(c, justify="left" if c == "length" else "right", header_style="bold")
+    for name in ("moves", "rounds"):
+        s = r[name]
+        length.add_row(name, _fmt(s["mean"], 1), _fmt(s["min"]), _fmt(s["max"]), _fmt(s["stdev"], 1))
+    out.print(length)
+    hit = r["limit_hit"]
+    say(out, f"{hit} game{'s' if hit != 1 else ''} reached the move limit (unfinished)", "yellow" if hit else "dim")
+    if r["said"]:
+        said = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
+        for c in ("said", "per game", "in % of games"):
+            said.add_column(c, justify="left" if c == "said" else "right", header_style="bold")
+        for text, n in r["said"].items():
+            said.add_row(escape(text), f"{n['total'] / r['games']:.2f}", f"{100 * n['games'] / r['games']:.1f}")
+        out.print(said)
+    for zone, cards in r["arrivals"].items():
+        _print_arrivals(out, zone, cards, r["games"])
+
+
+def _print_arrivals(out: Console, zone: str, cards: dict, games: int, columns: int = 4):
+    """How often each card arrived in a zone: in columns, cards in the game's order."""
+    table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False,
+                  title=f"arrivals in {zone}: times per game, and % of games", title_justify="left")
+    for _ in range(columns):
+        table.add_column("card", header_style="bold")
+        table.add_column("per game", justify="right", header_style="bold")
+        table.add_column("%", justify="right", header_style="bold")
+    items = list(cards.items())
+    rows = (len(items) + columns - 1) // columns
+    for i in range(rows):
+        row = []
+        for k in range(columns):
+            j = k * rows + i
+            if j < len(items):
+                name, n = items[j]
+                row += [escape(name), f"{n['total'] / games:.2f}", f"{100 * n['games'] / games:.0f}"]
+            else:
+                row += ["", "", ""]
+        table.add_row(*row)
+    out.print(table)

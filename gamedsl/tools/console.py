@@ -1,0 +1,38 @@
+"""What the commands share: their consoles, loading a game file, and the error that is already a message."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from ..engine import load_game
+from ..errors import GamedslError
+from .logfile import path_exists
+
+
+class CliError(GamedslError):
+    """An error whose message is already complete; printed as it is."""
+
+
+def stdout() -> Console:
+    return Console(highlight=False)
+
+
+def say(out: Console, text, style: str = ""):
+    """A message line: not cut into lines by rich (a terminal wraps it; a pipe keeps it whole)."""
+    out.print(text if isinstance(text, Text) else Text(text, style=style), soft_wrap=True)
+
+
+def stderr() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def load(path):
+    """A game from its file; a missing file is one clear line."""
+    p = Path(path)
+    if not path_exists(p):
+        raise CliError(f"{path}: error: no such file")
+    if p.is_dir():
+        raise CliError(f"{path}: error: this is a folder, not a game file")
+    return load_game(p)
