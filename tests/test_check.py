@@ -221,6 +221,7 @@ round {
   while count(deck) > 0 { move top(deck) to discard }
   while n < 9 { choose go }
   while false { say "never" }
+  while not knows(seat(2), top(deck)) { reveal top(deck) to seat(2) }
 }
 ''')
     message = "this loop never ends once it begins: nothing in it changes what its condition reads"

@@ -81,6 +81,8 @@ class LoopChecker:
                 if isinstance(st, m.ForEach):
                     out.add(f"name:{st.var}")
                 out |= self.writes(st.body, seen)
+            elif not isinstance(st, m.Say):  # reveal, result, places...: what they change is read in ways not followed here
+                return {ANY}
             if ANY in out:
                 return {ANY}
         return out
