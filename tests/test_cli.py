@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import sys
-import types
 from pathlib import Path
 
 import pytest
@@ -539,6 +538,15 @@ def test_every_extra_named_for_a_module_is_declared():
     declared = set(re.findall(r"^([\w-]+) = \[", extras, re.M))
     assert "test" in declared
     assert set(cli.EXTRAS.values()) <= declared
+
+
+def test_the_test_extra_pulls_in_every_other_extra():
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    extras = text.split("[project.optional-dependencies]", 1)[1].split("\n[", 1)[0]
+    declared = set(re.findall(r"^([\w-]+) = \[", extras, re.M))
+    test = re.search(r"^test = \[(.*)\]", extras, re.M)[1]
+    pulled = {name for group in re.findall(r'"gamedsl\[([\w,-]+)\]"', test) for name in group.split(",")}
+    assert pulled == declared - {"test"}
 
 
 def test_the_verbose_log_shows_each_consequence_after_the_moves_that_caused_it(tmp_path, capsys):
