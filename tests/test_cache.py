@@ -8,6 +8,7 @@ import pytest
 import gamedsl
 from gamedsl import language
 from gamedsl.language import cache
+from test_cli import DRY, DRY_ERROR
 
 ROOT = Path(__file__).resolve().parent.parent
 LAUS = (ROOT / "games" / "laus.game").read_text(encoding="utf-8")
@@ -108,25 +109,12 @@ def test_a_cache_that_cannot_be_written_is_skipped(monkeypatch, tmp_path):
 
 
 def test_a_located_error_from_a_cached_game_points_at_its_line(store):
-    dry = '''game "Dry"
-players 2
-attribute rank: 1, 2, 3
-cards rank
-zone deck: hidden, stack
-zone hand per player: owner
-action draw { move top(deck) to me.hand }
-setup { shuffle deck }
-round {
-  turn seat(1) { choose draw }
-  turn seat(2) { choose draw }
-}
-'''
     for _ in range(2):  # compiled, then cached
-        state = gamedsl.load_source(dry, "dry.game").new_state(seed=1)
+        state = gamedsl.load_source(DRY, "dry.game").new_state(seed=1)
         with pytest.raises(gamedsl.GameRuntimeError) as info:
             for _ in range(4):
                 state.apply_action(state.legal_actions()[0])
-        assert str(info.value).startswith("dry.game:7:20: error: zone 'deck' is empty")
+        assert str(info.value).splitlines() == DRY_ERROR
 
 
 def test_it_keeps_the_games_used_last(store, monkeypatch):

@@ -8,6 +8,18 @@ from ..errors import Span
 node = attrs.frozen(kw_only=True)
 
 
+def walk(root):
+    """Every model node in `root` (a node, or lists and tuples of them), depth first."""
+    stack = [root]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif attrs.has(type(x)):
+            yield x
+            stack.extend(getattr(x, f.name) for f in attrs.fields(type(x)) if f.name != "span")
+
+
 # ---- expressions ----------------------------------------------------------
 @node
 class Expr:

@@ -7,7 +7,6 @@ those changes keep the modifier's condition as a function the engine reads.
 """
 from __future__ import annotations
 
-import attrs
 
 from . import model as m
 from . import types as T
@@ -126,14 +125,7 @@ class Modifiers:
         def reads(node, seen) -> set:
             """The parameters an expression reads, directly or through functions and patterns."""
             found: set = set()
-            stack = [node]
-            while stack:
-                x = stack.pop()
-                if isinstance(x, (list, tuple)):
-                    stack.extend(x)
-                    continue
-                if not attrs.has(type(x)):
-                    continue
+            for x in m.walk(node):
                 name = getattr(x, "name", None) if isinstance(x, (m.Name, m.Attr)) else \
                     getattr(x, "func", None) if isinstance(x, m.Call) else None
                 if name in c.param_info:
@@ -143,7 +135,6 @@ class Modifiers:
                         body = defs[name] if name in defs else pats[name] + value_conds
                         memo[name] = reads(body, seen | {name})
                     found |= memo.get(name, set())
-                stack.extend(getattr(x, f.name) for f in attrs.fields(type(x)) if f.name != "span")
             return found
 
         graph = {name: reads(p.init, frozenset()) for name, p in c.param_info.items()}

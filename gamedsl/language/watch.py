@@ -9,8 +9,6 @@ makes every change count.
 """
 from __future__ import annotations
 
-import attrs
-
 from . import model as m
 
 ALL = "*"  # everything is watched
@@ -29,29 +27,22 @@ def watched(gm: m.GameModel, zones: set, variables: set) -> tuple[frozenset | st
         roots.extend(c.count for c in d.clauses if c.count is not None)
     found_zones, found_vars = set(), set()
     seen_defs: set = set()
-    stack = list(roots)
-    while stack:
-        x = stack.pop()
-        if isinstance(x, (list, tuple)):
-            stack.extend(x)
-            continue
-        if not attrs.has(type(x)):
-            continue
-        if isinstance(x, m.Call):
-            if x.func in ("random", "knows"):
-                return ALL, ALL
-            if x.func in defs and x.func not in seen_defs:
-                seen_defs.add(x.func)
-                stack.append(defs[x.func])
-        if isinstance(x, (m.Name, m.Attr)):
-            name = x.name
-            if name == "in_play":
-                return ALL, ALL
-            if name in zones:
-                found_zones.add(name)
-            elif name in variables:
-                found_vars.add(name)
-            elif name in ("players", "others"):
-                found_vars.add(" players")  # eliminations change them
-        stack.extend(getattr(x, f.name) for f in attrs.fields(type(x)) if f.name != "span")
+    while roots:
+        for x in m.walk(roots.pop()):
+            if isinstance(x, m.Call):
+                if x.func in ("random", "knows"):
+                    return ALL, ALL
+                if x.func in defs and x.func not in seen_defs:
+                    seen_defs.add(x.func)
+                    roots.append(defs[x.func])
+            if isinstance(x, (m.Name, m.Attr)):
+                name = x.name
+                if name == "in_play":
+                    return ALL, ALL
+                if name in zones:
+                    found_zones.add(name)
+                elif name in variables:
+                    found_vars.add(name)
+                elif name in ("players", "others"):
+                    found_vars.add(" players")  # eliminations change them
     return frozenset(found_zones), frozenset(found_vars)
