@@ -1,27 +1,46 @@
-"""Random-playout speed: plain-Python Laus against every games/*.game run by gamedsl.
+"""Speed of gamedsl, side by side in one run: random playouts (against plain-Python Laus and the
+peer engines), load + check, clone, the greedy bot, and the targets they are held to.
 
-Usage: python bench/run.py [--seconds S] [--quick]
+Usage: python bench/run.py [--seconds S] [--quick] [--json] [--before CHECKOUT] [--games a,b,...]
+
+bench/README.md explains each section, each target and the keys of --json.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import operator
+import os
 import random
 import re
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Callable, NamedTuple
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bench import plain_laus  # noqa: E402
+HERE = Path(__file__).resolve()
+ROOT = HERE.parents[1]   # the checkout this script belongs to
 
 MOVE_CAP = 1_000_000     # a random game longer than this is reported as stuck
+ROUNDS = 5               # implementations of the same game are measured in this many alternating slices
+CLONE_EVERY = 10         # the clone section copies the state at every 10th decision ...
+CLONE_REPS = 100         # ... this many times
+GREEDY_GAMES = 2         # the greedy section plays at most this many games ...
+GREEDY_DECISIONS = 150   # ... and times this many decisions (30 with --quick)
+HEARTS = "hearts"        # bench/hearts.game: a workload of the greedy section only
+IMPLS = ("plain", "gamedsl", "before")  # the order of the rows of one game; peers come after
 
+
+def note(text: str) -> None:
+    """Progress, on stderr: the report (or the JSON) alone goes to stdout."""
+    print(text, file=sys.stderr, flush=True)
+
+
+# ---- random playouts, timed
 
 class Row(NamedTuple):
     """One measurement: a game played at random, many times, for a fixed time."""
@@ -36,9 +55,6 @@ class Row(NamedTuple):
     @property
     def us_per_move(self) -> float:
         return self.seconds / self.moves * 1e6
-
-
-ROUNDS = 5              # Laus is measured in alternating slices, plain then gamedsl
 
 
 def measure(impl: str, game: str, players: int, play_one: Callable[[int], int],
@@ -63,26 +79,7 @@ def add(a: Row, b: Row) -> Row:
                       error=a.error or b.error)
 
 
-def interleaved(players: int, play_gamedsl: Callable[[int], int], seconds: float):
-    """Plain and gamedsl Laus in alternating slices: (plain row, gamedsl row, per-slice ratios).
-
-    The machine's speed drifts (other processes, frequency scaling); alternating short
-    slices exposes both to the same drift, and the median of the slice ratios ignores outliers.
-    """
-    plain = Row("plain", "laus", players)
-    ours = Row("gamedsl", "laus", players)
-    ratios = []
-    for k in range(ROUNDS):
-        p = measure("plain", "laus", players, lambda s: plain_laus.play_random_game(players, s),
-                    seconds / ROUNDS, plain.games)
-        g = measure("gamedsl", "laus", players, play_gamedsl, seconds / ROUNDS, ours.games)
-        plain, ours = add(plain, p), add(ours, g)
-        if not (p.error or g.error):
-            ratios.append(g.us_per_move / p.us_per_move)
-    return plain, ours, ratios
-
-
-def gamedsl_playout(game, players: int) -> Callable[[int], int]:
+def random_playout(game, players: int) -> Callable[[int], int]:
     """A function that plays one uniformly random game with gamedsl and returns its moves."""
     def play_one(seed: int) -> int:
         state = game.new_state(players=players, seed=seed)
@@ -97,9 +94,164 @@ def gamedsl_playout(game, players: int) -> Callable[[int], int]:
     return play_one
 
 
+def clone_times(game, players: int, seed: int) -> tuple[float, int]:
+    """One random game, copying the state CLONE_REPS times at every CLONE_EVERY-th decision:
+    (seconds spent copying, copies made)."""
+    state = game.new_state(players=players, seed=seed)
+    choice = random.Random(seed).choice
+    spent, clones, moves = 0.0, 0, 0
+    while not state.is_terminal() and moves <= MOVE_CAP:
+        if moves % CLONE_EVERY == 0:
+            start = time.perf_counter()
+            for _ in range(CLONE_REPS):
+                state.clone(past=False)
+            spent += time.perf_counter() - start
+            clones += CLONE_REPS
+        state.apply_action(choice(state.legal_actions()))
+        moves += 1
+    return spent, clones
+
+
+def greedy_times(game, players: int, seed: int, make_bot, cap: int) -> list[float]:
+    """One game with a greedy bot in every seat: the ms of its first `cap` real choices (two legal
+    moves or more; a forced move is played untimed)."""
+    bots = [make_bot("greedy", seed * 100 + p) for p in range(players)]
+    state = game.new_state(players=players, seed=seed)
+    times = []
+    while not state.is_terminal() and len(times) < cap:
+        start = time.perf_counter()
+        action = bots[state.current_player()].choose(state)
+        elapsed = time.perf_counter() - start
+        if len(state.legal_actions()) > 1:
+            times.append(elapsed * 1000)
+        state.apply_action(action)
+    return times
+
+
+# ---- one checkout's gamedsl: in this process, or in a worker process for --before
+
+def game_path(root: Path, name: str) -> Path:
+    """A game of a checkout: games/NAME.game, or its bench/hearts.game (this checkout's if it has none)."""
+    if name == HEARTS:
+        own = root / "bench" / "hearts.game"
+        return own if own.exists() else HERE.parent / "hearts.game"
+    return root / "games" / f"{name}.game"
+
+
+def import_gamedsl(root: Path):
+    """gamedsl from the checkout `root`, put first on sys.path; an ImportError if it comes from elsewhere
+    (an installed copy, when `root` has none)."""
+    sys.path.insert(0, str(root))
+    import gamedsl
+    where = Path(gamedsl.__file__).resolve()
+    if root.resolve() not in where.parents:
+        raise ImportError(f"gamedsl came from {where}, not from {root}")
+    return gamedsl
+
+
+class Engine:
+    """gamedsl imported from the checkout `root`, and the measurements made inside it, called by
+    name with JSON-able arguments and results (see __call__)."""
+
+    def __init__(self, root: Path):
+        gamedsl = import_gamedsl(root)
+        try:
+            from gamedsl.bots import make_bot
+        except ImportError:  # the engine before the rewrite
+            from gamedsl.agents import make_bot
+        self.gamedsl, self.make_bot, self.root, self.loaded = gamedsl, make_bot, root, {}
+
+    def __call__(self, op: str, args: dict) -> dict:
+        """Run the measurement `op` (playout, clone, greedy); a failure is {"error": ...}, never raised."""
+        try:
+            return getattr(self, op)(**args)
+        except Exception as e:
+            return {"error": f"{type(e).__name__}: {e}"}
+
+    def game(self, name: str):
+        if name not in self.loaded:
+            self.loaded[name] = self.gamedsl.load_game(str(game_path(self.root, name)))
+        return self.loaded[name]
+
+    def playout(self, name: str, players: int, seconds: float, first_seed: int) -> dict:
+        """Random games for `seconds`: games, moves, seconds, error."""
+        return measure("", name, players, random_playout(self.game(name), players), seconds, first_seed)._asdict()
+
+    def clone(self, name: str, players: int, seconds: float) -> dict:
+        """Copies of states met in random games, for about `seconds`: clones, us_per_clone."""
+        spent, clones, seed, start = 0.0, 0, 0, time.perf_counter()
+        while clones == 0 or time.perf_counter() - start < seconds:
+            s, c = clone_times(self.game(name), players, seed)
+            spent, clones, seed = spent + s, clones + c, seed + 1
+        return {"clones": clones, "us_per_clone": spent / clones * 1e6}
+
+    def greedy(self, name: str, players: int, decisions: int) -> dict:
+        """The greedy bot's first `decisions` real choices in up to GREEDY_GAMES games: ms each."""
+        times: list[float] = []
+        for seed in range(GREEDY_GAMES):
+            times += greedy_times(self.game(name), players, seed, self.make_bot, decisions - len(times))
+            if len(times) >= decisions:
+                break
+        return {"decisions": len(times), "median_ms": statistics.median(times),
+                "mean_ms": statistics.mean(times), "max_ms": max(times)}
+
+
+def open_engine(root: Path) -> Callable[[str, dict], dict]:
+    """The Engine of a checkout, or one that answers every measurement with why it cannot."""
+    try:
+        return Engine(root)
+    except Exception as e:
+        message = f"gamedsl of {root} is not importable ({type(e).__name__}: {e})"
+        return lambda op, args: {"error": message}
+
+
+class Worker:
+    """The Engine of another checkout, in a subprocess of this script (--engine-only ROOT) that
+    answers one JSON line per request; called like an Engine."""
+
+    def __init__(self, root: Path):
+        self.proc = subprocess.Popen([sys.executable, str(HERE), "--engine-only", str(root)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def __call__(self, op: str, args: dict) -> dict:
+        try:
+            self.proc.stdin.write(json.dumps({"op": op, "args": args}) + "\n")
+            self.proc.stdin.flush()
+            return json.loads(self.proc.stdout.readline())
+        except (OSError, ValueError) as e:
+            return {"error": f"the --before worker failed ({type(e).__name__}: {e})"}
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+
+
+def serve(root: str) -> None:
+    """(--engine-only ROOT) Answer requests from stdin with ROOT's gamedsl, one JSON line each."""
+    replies, sys.stdout = sys.stdout, sys.stderr  # what the engine prints must not mix with the replies
+    engine = open_engine(Path(root))
+    for line in sys.stdin:
+        request = json.loads(line)
+        replies.write(json.dumps(engine(request["op"], request["args"])) + "\n")
+        replies.flush()
+
+
+def load_one(root: str, path: str) -> None:
+    """(--load-one ROOT PATH) Print {"ms": ...}: the time load_game takes in this fresh process."""
+    try:
+        gamedsl = import_gamedsl(Path(root))
+        start = time.perf_counter()
+        gamedsl.load_game(path)
+        print(json.dumps({"ms": (time.perf_counter() - start) * 1000}))
+    except Exception as e:
+        print(json.dumps({"error": f"{type(e).__name__}: {e}"}))
+
+
+# ---- the sections: each a list of entries (dicts), as --json prints them
+
 def player_counts(path: Path, quick: bool) -> list[int]:
     """The fewest and the most players the game allows (read from its `players` line)."""
-    m = re.search(r"^\s*players\s+(\d+)(?:\s+to\s+(\d+))?", path.read_text(), re.M)
+    m = re.search(r"^\s*players\s+(\d+)(?:\s+to\s+(\d+))?", path.read_text(encoding="utf-8"), re.M)
     if not m:
         return [2]
     low, high = int(m[1]), int(m[2] or m[1])
@@ -108,70 +260,354 @@ def player_counts(path: Path, quick: bool) -> list[int]:
     return [low] if quick or low == high else [low, high]
 
 
-def gamedsl_rows(seconds: float, quick: bool) -> list[Row]:
-    """Every games/*.game through gamedsl; an empty list if gamedsl cannot be imported."""
-    try:
-        import gamedsl
-    except Exception as e:
-        print(f"gamedsl is not importable ({type(e).__name__}: {e})")
-        return [], {}
+def runners(engines: dict, game: str, players: int) -> list:
+    """What plays `game` at random, as (impl, run(seconds, first_seed) -> Row): plain Laus, then each engine."""
+    found = []
+    if game == "laus":
+        from bench import plain_laus
+
+        def plain(s, first):
+            return measure("plain", game, players, lambda seed: plain_laus.play_random_game(players, seed), s, first)
+        found.append(("plain", plain))
+    for impl, (_, engine) in engines.items():
+        def run(s, first, impl=impl, engine=engine):
+            d = engine("playout", {"name": game, "players": players, "seconds": s, "first_seed": first})
+            return Row(impl, game, players, **{k: d[k] for k in ("games", "moves", "seconds", "error") if k in d})
+        found.append((impl, run))
+    return found
+
+
+def interleaved(game: str, players: int, runs: list, seconds: float) -> tuple[list[Row], list[dict]]:
+    """Each run in ROUNDS alternating slices: the rows, and each slice's time per move over the first run's.
+
+    The machine's speed drifts (other processes, frequency scaling); alternating short slices
+    exposes all to the same drift, and the median of the slice ratios ignores outliers."""
+    rounds = ROUNDS if len(runs) > 1 else 1
+    totals = [Row(impl, game, players) for impl, _ in runs]
+    slices: list[list[float]] = [[] for _ in runs]
+    for _ in range(rounds):
+        done = [t if t.error else run(seconds / rounds, t.games) for t, (_, run) in zip(totals, runs)]
+        totals = [t if t.error else add(t, d) for t, d in zip(totals, done)]
+        for i, d in enumerate(done[1:], 1):
+            if not (d.error or done[0].error):
+                slices[i].append(d.us_per_move / done[0].us_per_move)
+    ratios = [{"impl": r.impl, "game": game, "players": players, "versus": totals[0].impl,
+               "median": statistics.median(s), "low": min(s), "high": max(s), "slices": len(s)}
+              for r, s in zip(totals[1:], slices[1:]) if s]
+    return totals, ratios
+
+
+def peer_rows(seconds: float) -> list[Row]:
+    """The peers of bench/peers.py; one that is missing is a row with error "not installed"."""
+    from bench import peers
     rows = []
-    ratios = {}
-    for path in sorted((ROOT / "games").glob("*.game")):
-        start = time.perf_counter()
-        try:
-            game = gamedsl.load_game(str(path))
-        except Exception as e:
-            rows.append(Row("gamedsl", path.stem, 0, error=f"load: {type(e).__name__}: {e}"))
-            continue
-        print(f"loaded {path.name} in {(time.perf_counter() - start) * 1000:.0f} ms")
-        for n in player_counts(path, quick):
-            if path.stem == "laus":
-                plain, ours, ratios[n] = interleaved(n, gamedsl_playout(game, n), 2 * seconds)
-                rows[:0] = [plain]
-                rows.append(ours)
-            else:
-                rows.append(measure("gamedsl", path.stem, n, gamedsl_playout(game, n), seconds))
-    return rows, ratios
+    for p in peers.peers():
+        note(f"playouts: {p.impl} {p.game} {p.players}p")
+        rows.append(measure(p.impl, p.game, p.players, p.play_one, seconds) if p.play_one
+                    else Row(p.impl, p.game, p.players, error=p.missing))
+    return rows
 
 
-def report(rows: list[Row], ratios: dict) -> None:
-    """Print the table; "x plain" is time per move over plain Laus's time per move."""
+def row_entries(rows: list[Row]) -> list[dict]:
+    """The rows as entries; x_plain is the time per move over plain Laus's (Laus: at the same
+    player count; the others: the mean of plain Laus 3p and 4p, as a yardstick)."""
     baseline = {r.players: r.us_per_move for r in rows if r.impl == "plain" and not r.error}
-    mean_baseline = sum(baseline.values()) / len(baseline) if baseline else None
-    head = f"{'impl':8} {'game':14} {'pl':>2} {'games':>7} {'moves':>9} " \
-           f"{'games/s':>9} {'moves/s':>10} {'us/move':>8} {'x plain':>8}"
+    mean = statistics.mean(baseline.values()) if baseline else None
+
+    def entry(r: Row) -> dict:
+        head = {"impl": r.impl, "game": r.game, "players": r.players}
+        if r.error:
+            return {**head, "games": None, "moves": None, "moves_per_s": None, "us_per_move": None,
+                    "x_plain": None, "error": r.error}
+        base = baseline.get(r.players) if r.game == "laus" else mean
+        return {**head, "games": r.games, "moves": r.moves, "moves_per_s": r.moves / r.seconds,
+                "us_per_move": r.us_per_move, "x_plain": r.us_per_move / base if base else None}
+
+    order = {impl: i for i, impl in enumerate(IMPLS)}
+    rows = sorted(rows, key=lambda r: (r.impl != "plain", r.impl not in order, r.game, r.players,
+                                       order.get(r.impl, 9), r.impl))
+    return [entry(r) for r in rows]
+
+
+def playout_section(engines: dict, tasks: list, seconds: float) -> tuple[list[dict], list[dict]]:
+    """Random playouts of every (game, players) by every engine (Laus also in plain Python), then the peers."""
+    rows, ratios = [], []
+    for game, players in tasks:
+        note(f"playouts: {game} {players}p")
+        share = 2 * seconds if game == "laus" else seconds  # Laus: the targets' yardstick, measured longer
+        r, q = interleaved(game, players, runners(engines, game, players), share)
+        rows += r
+        ratios += q
+    return row_entries(rows + peer_rows(seconds)), ratios
+
+
+def load_ms(root: Path, name: str, cache: str) -> dict:
+    """{"ms": ...} to load a game in a fresh process of its own, with GAMEDSL_CACHE=cache."""
+    proc = subprocess.run([sys.executable, str(HERE), "--load-one", str(root), str(game_path(root, name))],
+                          capture_output=True, text=True, env={**os.environ, "GAMEDSL_CACHE": cache})
+    try:
+        return json.loads(proc.stdout.splitlines()[-1])
+    except (IndexError, ValueError):
+        return {"error": f"exit {proc.returncode}: {proc.stderr.strip()[-300:]}"}
+
+
+def load_entry(impl: str, root: Path, name: str, repeats: int) -> dict:
+    """Cold (an empty cache) and warm (the same cache again) load times of a game, the best of `repeats`."""
+    cold, warm = [], []
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory(prefix="gamedsl-bench-") as cache:
+            first, second = load_ms(root, name, cache), load_ms(root, name, cache)
+        if "error" in first or "error" in second:
+            return {"impl": impl, "game": name, "cold_ms": None, "warm_ms": None,
+                    "error": first.get("error") or second.get("error")}
+        cold.append(first["ms"])
+        warm.append(second["ms"])
+    return {"impl": impl, "game": name, "cold_ms": min(cold), "warm_ms": min(warm)}
+
+
+def load_section(engines: dict, names: list[str], repeats: int) -> list[dict]:
+    note("load + check")
+    return [load_entry(impl, root, name, repeats) for name in names for impl, (root, _) in engines.items()]
+
+
+def engine_section(engines: dict, op: str, keys: tuple, tasks: list, args: dict) -> list[dict]:
+    """One measurement `op` of every (game, players) by every engine, one game at a time; every
+    entry has the `keys` (None when it failed)."""
+    entries = []
+    for name, players in tasks:
+        note(f"{op}: {name} {players}p")
+        for impl, (_, engine) in engines.items():
+            entries.append({"impl": impl, "game": name, "players": players, **dict.fromkeys(keys),
+                            **engine(op, {"name": name, "players": players, **args})})
+    return entries
+
+
+def clone_section(engines: dict, tasks: list, seconds: float, rows: list[dict]) -> list[dict]:
+    """µs per clone, and over the µs per random move of the same engine, game and players."""
+    per_move = {(r["impl"], r["game"], r["players"]): r["us_per_move"] for r in rows}
+    entries = engine_section(engines, "clone", ("clones", "us_per_clone"), tasks, {"seconds": seconds})
+    for e in entries:
+        move = per_move.get((e["impl"], e["game"], e["players"]))
+        ok = "error" not in e and move
+        e.update(us_per_move=move, clone_per_move=e["us_per_clone"] / move if ok else None)
+    return entries
+
+
+def greedy_section(engines: dict, tasks: list, decisions: int) -> list[dict]:
+    """ms per greedy decision; with --before, gamedsl's entries also say how many times faster they are."""
+    entries = engine_section(engines, "greedy", ("decisions", "median_ms", "mean_ms", "max_ms"), tasks,
+                             {"decisions": decisions})
+    mean = {(e["impl"], e["game"]): e["mean_ms"] for e in entries}
+    for e in entries:
+        before = mean.get(("before", e["game"]))
+        ours = e["mean_ms"] if e["impl"] == "gamedsl" else None
+        e["speedup_vs_before"] = before / ours if before and ours else None
+    return entries
+
+
+# ---- the targets
+
+def find(entries: list[dict], **match) -> list[dict]:
+    return [e for e in entries if all(e.get(k) == v for k, v in match.items())]
+
+
+def verdict(target: str, figure: str, met: bool | None, why: str = "") -> dict:
+    status = f"not measured ({why})" if met is None else "met" if met else "NOT met"
+    return {"target": target, "figure": figure, "met": met, "status": status}
+
+
+def label(e: dict) -> str:
+    return f"{e['game']} {e['players']}p" if e.get("players") else e["game"]
+
+
+COMPARE = {"<": operator.lt, "<=": operator.le, ">=": operator.ge}
+
+
+def every(target: str, entries: list[dict], key: str, test: str, limit: float, unit: str) -> dict:
+    """A target every entry must meet: the worst figure, and which game has it."""
+    if not entries:
+        return verdict(target, "", None, "not in this run")
+    failed = [label(e) for e in entries if e.get("error")]
+    if failed:
+        return verdict(target, "failed: " + ", ".join(failed), False)
+    missing = [label(e) for e in entries if e[key] is None]  # no baseline or before in this run
+    if missing:
+        return verdict(target, "", None, "no figure for " + ", ".join(missing))
+    worst = (min if test == ">=" else max)(entries, key=lambda e: e[key])
+    figure = f"{worst[key]:.2f}{unit}" if len(entries) == 1 else \
+        f"worst {worst[key]:.2f}{unit} ({label(worst)}, of {len(entries)})"
+    return verdict(target, figure, COMPARE[test](worst[key], limit))
+
+
+def versus_peer(target: str, ours: list[dict], peer: list[dict], key: str, ok: Callable, unit: str) -> dict:
+    """A target relative to a peer's figure in the same run."""
+    digits = 0 if key == "moves_per_s" else 2
+    if not peer or peer[0].get("error") == "not installed":
+        return verdict(target, "", None, "peer not installed")
+    if not ours:
+        return verdict(target, "", None, "not in this run")
+    a, b = ours[0], peer[0]
+    if a.get("error") or b.get("error"):
+        return verdict(target, f"failed: {a.get('error') or b.get('error')}", False)
+    figure = f"{a[key]:.{digits}f} vs {b[key]:.{digits}f} {unit} ({a[key] / b[key]:.2f}x)"
+    return verdict(target, figure, ok(a[key], b[key]))
+
+
+def targets(result: dict, before: bool) -> list[dict]:
+    rows, ours = result["rows"], {"impl": "gamedsl"}
+    laus = [every(f"Laus {n}p <= 2.0x plain (median of alternating slices)",
+                  find(result["ratios"], game="laus", players=n, versus="plain", **ours), "median", "<=", 2.0, "x")
+            for n in (3, 4)]
+    return laus + [
+        versus_peer("LOL moves/s >= RLCard UNO moves/s (2p)", find(rows, game="lol", players=2, **ours),
+                    find(rows, impl="rlcard", game="uno"), "moves_per_s", operator.ge, "moves/s"),
+        versus_peer("Crazy Eights us/move <= 2x OpenSpiel crazy_eights (2p)",
+                    find(rows, game="crazy_eights", players=2, **ours),
+                    find(rows, impl="openspiel", game="crazy_eights"), "us_per_move",
+                    lambda a, b: a <= 2 * b, "us/move"),
+        every("Law <= 8x plain", find(rows, game="law", **ours), "x_plain", "<=", 8.0, "x"),
+        every("warm load < 100 ms, every game", find(result["load"], **ours), "warm_ms", "<", 100, " ms"),
+        every("clone <= 3 random moves, every seed game", find(result["clone"], **ours),
+              "clone_per_move", "<=", 3.0, " moves"),
+        every("greedy median <= 10 ms, every game incl. Hearts", find(result["greedy"], **ours),
+              "median_ms", "<=", 10.0, " ms"),
+        every("greedy >= 3x faster than before (mean), every game", find(result["greedy"], **ours),
+              "speedup_vs_before", ">=", 3.0, "x") if before else
+        verdict("greedy >= 3x faster than before (mean), every game", "", None, "needs --before"),
+    ]
+
+
+# ---- the text report
+
+class Col(NamedTuple):
+    header: str
+    key: str
+    width: int
+    fmt: str = ""   # a number's format; "" for text, left-aligned
+
+
+IMPL, GAME, PLAYERS = Col("impl", "impl", 9), Col("game", "game", 14), Col("pl", "players", 2, "d")
+
+
+def cell(col: Col, e: dict) -> str:
+    v = e.get(col.key)
+    if not col.fmt:
+        return f"{v or '':<{col.width}}"
+    return f"{'-' if v is None else format(v, col.fmt):>{col.width}}"
+
+
+def table(title: str, cols: list[Col], entries: list[dict]) -> None:
+    """A section: its title, a header, and an entry a line (a failed one says why)."""
+    print(f"\n{title}")
+    head = " ".join(f"{c.header:<{c.width}}" if not c.fmt else f"{c.header:>{c.width}}" for c in cols)
     print(head)
     print("-" * len(head))
-    for r in rows:
-        if r.error:
-            print(f"{r.impl:8} {r.game:14} {r.players or '':>2} FAILED {r.error}")
-            continue
-        base = baseline.get(r.players) if r.game == "laus" else mean_baseline
-        ratio = f"{r.us_per_move / base:8.1f}" if base else f"{'':8}"
-        print(f"{r.impl:8} {r.game:14} {r.players:>2} {r.games:>7} {r.moves:>9} "
-              f"{r.games / r.seconds:>9.1f} {r.moves / r.seconds:>10.0f} "
-              f"{r.us_per_move:>8.2f} {ratio}")
-    print("\nx plain: time per move / plain Laus time per move (Laus: same player count; "
+    for e in entries:
+        if e.get("error"):
+            shown = [c for c in cols[:3] if c.key in e]
+            why = " ".join(e["error"].split())  # one line, however the error was written
+            why = why if why == "not installed" else f"FAILED {why[:160]}"
+            print(" ".join(cell(c, e) for c in shown), why)
+        else:
+            print(" ".join(cell(c, e) for c in cols))
+
+
+def report(result: dict) -> None:
+    table("Random playouts (a move is one decision of a player)",
+          [IMPL, GAME, PLAYERS, Col("games", "games", 7, "d"), Col("moves/s", "moves_per_s", 10, ".0f"),
+           Col("us/move", "us_per_move", 8, ".2f"), Col("x plain", "x_plain", 8, ".2f")], result["rows"])
+    print("x plain: time per move / plain Laus time per move (Laus: same player count; "
           "other games: the mean of plain Laus 3p and 4p, as a yardstick).")
-    for n, rs in sorted(ratios.items()):
-        if rs:
-            print(f"gamedsl Laus, {n} players: {statistics.median(rs):.1f}x the plain-Python time per move "
-                  f"(median of {len(rs)} alternating slices; range {min(rs):.1f}-{max(rs):.1f})")
+    for q in result["ratios"]:
+        print(f"{q['impl']} {q['game']} {q['players']}p: {q['median']:.2f}x {q['versus']}'s time per move "
+              f"(median of {q['slices']} alternating slices; range {q['low']:.2f}-{q['high']:.2f})")
+    table("Load + check (ms inside load_game, a fresh process each; cold: empty cache, warm: from the cache)",
+          [IMPL, GAME, Col("cold ms", "cold_ms", 8, ".1f"), Col("warm ms", "warm_ms", 8, ".1f")], result["load"])
+    table(f"Clone (state.clone(past=False) at every {CLONE_EVERY}th decision of random games, fewest players)",
+          [IMPL, GAME, PLAYERS, Col("us/clone", "us_per_clone", 9, ".2f"), Col("us/move", "us_per_move", 8, ".2f"),
+           Col("clone/move", "clone_per_move", 10, ".2f")], result["clone"])
+    table("Greedy (ms per decision with 2+ legal moves; a greedy bot in every seat)",
+          [IMPL, GAME, PLAYERS, Col("decisions", "decisions", 9, "d"), Col("median", "median_ms", 7, ".2f"),
+           Col("mean", "mean_ms", 7, ".2f"), Col("max", "max_ms", 7, ".1f"),
+           Col("x faster", "speedup_vs_before", 8, ".2f")], result["greedy"])
+    print("\nTargets")
+    for t in result["targets"]:
+        mark = {True: "met", False: "NOT met", None: "-"}[t["met"]]
+        print(f"  {mark:8} {t['target']}: {t['figure'] if t['met'] is not None else t['status']}")
+
+
+# ---- the run
+
+def rounded(value):
+    """The results with every figure to 3 decimals, for --json."""
+    if isinstance(value, dict):
+        return {k: rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [rounded(v) for v in value]
+    return round(value, 3) if isinstance(value, float) else value
+
+
+def game_names(only: str | None) -> list[str]:
+    """The games to measure: every games/*.game (and Hearts, for the greedy section), or those named."""
+    every_name = sorted(p.stem for p in (ROOT / "games").glob("*.game")) + [HEARTS]
+    if not only:
+        return every_name
+    names = [n.strip() for n in only.split(",") if n.strip()]
+    unknown = sorted(set(names) - set(every_name))
+    if unknown:
+        sys.exit(f"unknown game(s): {', '.join(unknown)}; known: {', '.join(every_name)}")
+    return [n for n in every_name if n in names]
+
+
+def run(args) -> dict:
+    """Every section, in one run; --before's engine is measured next to this one in each."""
+    seconds = args.seconds if args.seconds is not None else 0.5 if args.quick else 3.0
+    names = game_names(args.games)
+    seeds = [n for n in names if n != HEARTS]
+    counts = {n: player_counts(game_path(ROOT, n), args.quick) for n in seeds}
+    fewest = [(n, counts[n][0]) for n in seeds]
+    engines = {"gamedsl": (ROOT, open_engine(ROOT))}
+    if args.before:
+        engines["before"] = (Path(args.before).resolve(), Worker(Path(args.before).resolve()))
+    try:
+        rows, ratios = playout_section(engines, [(n, k) for n in seeds for k in counts[n]], seconds)
+        result = {"rows": rows, "ratios": ratios,
+                  "load": load_section(engines, seeds, 1 if args.quick else 3),
+                  "clone": clone_section(engines, fewest, seconds, rows),
+                  "greedy": greedy_section(engines, fewest + [(HEARTS, 4)] * (HEARTS in names),
+                                           30 if args.quick else GREEDY_DECISIONS)}
+    finally:
+        if args.before:
+            engines["before"][1].close()
+    result["targets"] = targets(result, bool(args.before))
+    return result
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Parse the options, measure everything in one run, print the table."""
+    """Parse the options, measure everything in one run, print the report (or its JSON)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0,
-                        help="time spent on each measurement (default 3)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="time spent on each measurement (default 3; 0.5 with --quick)")
     parser.add_argument("--quick", action="store_true",
-                        help="0.5 s per measurement, one player count per non-Laus game")
+                        help="short measurements: 0.5 s each, one player count per non-Laus game, "
+                             "30 greedy decisions, one load of each kind")
+    parser.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    parser.add_argument("--before", metavar="CHECKOUT",
+                        help="also measure the gamedsl of an older checkout, in the same run")
+    parser.add_argument("--games", metavar="A,B", help="only these games (names of games/*.game, or hearts)")
+    parser.add_argument("--engine-only", metavar="ROOT", help=argparse.SUPPRESS)
+    parser.add_argument("--load-one", nargs=2, metavar=("ROOT", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    seconds = 0.5 if args.quick else args.seconds
-    rows, ratios = gamedsl_rows(seconds, args.quick)
-    rows.sort(key=lambda r: (r.impl != "plain", r.game, r.players))
-    report(rows, ratios)
+    if args.engine_only:
+        return serve(args.engine_only)
+    if args.load_one:
+        return load_one(*args.load_one)
+    sys.path.insert(0, str(ROOT))
+    result = run(args)
+    if args.json:
+        print(json.dumps(rounded(result), indent=1))
+    else:
+        report(result)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,65 @@
+"""bench/run.py --json, read the way another tool reads it: one short run of two games, with this
+same checkout as the --before engine (so the worker process and every section are exercised)."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = {"laus", "crazy_eights"}
+KEYS = {
+    "rows": {"impl", "game", "players", "games", "moves", "moves_per_s", "us_per_move", "x_plain"},
+    "ratios": {"impl", "game", "players", "versus", "median", "low", "high", "slices"},
+    "load": {"impl", "game", "cold_ms", "warm_ms"},
+    "clone": {"impl", "game", "players", "clones", "us_per_clone", "us_per_move", "clone_per_move"},
+    "greedy": {"impl", "game", "players", "decisions", "median_ms", "mean_ms", "max_ms", "speedup_vs_before"},
+    "targets": {"target", "figure", "met", "status"},
+}
+FIGURES = {"rows": ("moves_per_s", "us_per_move", "x_plain"), "load": ("cold_ms", "warm_ms"),
+           "clone": ("us_per_clone", "clone_per_move"), "greedy": ("median_ms", "mean_ms", "max_ms")}
+
+
+@pytest.fixture(scope="module")
+def result():
+    command = [sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--json", "--seconds", "0.05",
+               "--games", ",".join(sorted(GAMES)), "--before", str(ROOT)]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def test_every_section_has_the_documented_keys(result):
+    assert set(result) == set(KEYS)
+    for section, keys in KEYS.items():
+        assert result[section], section
+        for entry in result[section]:
+            assert keys <= set(entry) <= keys | {"error"}, (section, entry)
+
+
+def test_every_game_is_measured_by_both_engines_with_positive_figures(result):
+    for section, figures in FIGURES.items():
+        ours = [e for e in result[section] if e["impl"] in ("gamedsl", "before")]
+        assert {(e["impl"], e["game"]) for e in ours} == {(i, g) for i in ("gamedsl", "before") for g in GAMES}
+        for e in ours:
+            assert "error" not in e, e
+            assert all(e[f] > 0 for f in figures), e
+    plain = [e for e in result["rows"] if e["impl"] == "plain"]
+    assert [e["players"] for e in plain] == [3, 4] and all(e["x_plain"] == 1 for e in plain)
+    assert all(e["speedup_vs_before"] > 0 for e in result["greedy"] if e["impl"] == "gamedsl")
+
+
+def test_a_peer_is_measured_or_not_installed(result):
+    peers = [e for e in result["rows"] if e["impl"] not in ("plain", "gamedsl", "before")]
+    assert {(e["impl"], e["game"]) for e in peers} >= {("rlcard", "uno"), ("openspiel", "crazy_eights")}
+    for e in peers:
+        assert e.get("error") == "not installed" or ("error" not in e and e["moves_per_s"] > 0), e
+
+
+def test_each_target_is_met_not_met_or_not_measured(result):
+    for t in result["targets"]:
+        assert (t["met"], t["status"]) in ((True, "met"), (False, "NOT met")) \
+            or (t["met"] is None and t["status"].startswith("not measured (")), t
+    lol = next(t for t in result["targets"] if t["target"].startswith("LOL"))
+    assert lol["status"] in ("not measured (peer not installed)", "not measured (not in this run)")
