@@ -71,14 +71,14 @@ class Calls:
             args = [self.expr(a, scope) for a in e.args]
             typ = self.compile_def(f)
             inlined = self.inline_def(d, args)
-            if inlined is not None:
-                return inlined, typ
-            return f"D_{f}(s, {', '.join(code for code, _ in args)})", typ
+            code = inlined if inlined is not None else f"D_{f}(s, {', '.join(code for code, _ in args)})"
+            return self.maybe_hoist(code, scope), typ  # a def reads only its arguments and the state
         self.c.unknown("function", f, e.span, list(self.c.def_info) + sorted(BUILTINS - set(_BARE)))
         return _NOPE
 
     def maybe_hoist(self, code: str, scope) -> str:
-        """In a legal-move loop, compute an aggregate that does not depend on the candidate once, lazily.
+        """In a legal-move loop, compute a value that does not depend on the candidate (an aggregate,
+        a top card, a call of a def) once, lazily.
 
         Expressions have no side effects (random() excepted), so the value is the same for every
         candidate; it is computed on first use, so a condition that short-circuits never pays for it.
