@@ -376,11 +376,11 @@ def test_simulate_table_and_function(capsys):
     assert main(["simulate", GAME, "--games", "3", "--players", "4", "--seats", "random", *SHORT]) == 0
     out = capsys.readouterr().out
     assert "3 games, 4 players" in out and "P4" in out and "moves" in out
-    from gamedsl.simulate import simulate
+    from gamedsl.tools.simulate import simulate
     r = simulate(gamedsl.load_game(GAME), 3, players=4, seed=0, seats=["random"], options={"target": "200"})
     assert json.loads(json.dumps(r))["per_seat"][3]["player"] == "P4"
     # Game i of a simulation is `gamedsl play --seed S+i` with the same seats.
-    from gamedsl.simulate import play_bot_game
+    from gamedsl.tools.simulate import play_bot_game
     state = play_bot_game(gamedsl.load_game(GAME), 4, 1, ["random"] * 4, {"target": 200})
     assert state.is_terminal()
 
@@ -405,7 +405,7 @@ round {
 }
 outcome { for each p in players { win p } }
 ''', encoding="utf-8")
-    from gamedsl.simulate import play_bot_game, simulate
+    from gamedsl.tools.simulate import play_bot_game, simulate
     game = gamedsl.load_game(game_file)
     r = simulate(game, 10, players=2, seats=["random"], track=["table", "hand"])
     tables = [play_bot_game(game, 2, seed, ["random"]).zone_cards("table") for seed in range(10)]
@@ -501,7 +501,7 @@ def test_reaction_times_are_logged_and_a_replay_uses_them(tmp_path, capsys):
 
 
 def test_a_person_answering_a_window_is_timed_and_enter_lets_it_pass():
-    from gamedsl.human import HumanSeat
+    from gamedsl.tools.human import HumanSeat
     game = gamedsl.load_game(LOL)
     state = game.new_state(players=3, seed=1, fixed_random=[0])   # P3 may jump in on 7 red
     assert state.window is not None and state.current_player() == 0

@@ -323,7 +323,7 @@ def check_game_source(text: str, players: int | None = None, seed: int = 0, move
 
 @functools.cache
 def _grammar() -> lark.Lark:
-    """The parser of gamedsl.syntax, with its grammar: from_lark reads `Lark.grammar`.
+    """The parser of gamedsl.language.syntax, with its grammar: from_lark reads `Lark.grammar`.
 
     syntax.parser() is built with cache=True, and a Lark loaded from lark's cache has no `.grammar`
     attribute, so from_lark(syntax.parser()) fails on every run after the first; the same grammar
@@ -759,7 +759,7 @@ def test_pathological_source(name, pathological_results):
 
 
 def test_front_end_accepts_what_the_grammar_accepts():
-    """What the grammar accepts, gamedsl.syntax.parse accepts too (its error recovery must not reject it)."""
+    """What the grammar accepts, gamedsl.language.syntax.parse accepts too (its error recovery must not reject it)."""
 
     @fuzz_settings(30)
     @given(text=st.one_of(whole_files(), game_with_generated_rules()))
