@@ -12,6 +12,7 @@ from it counts as used); a cache that cannot be written is skipped silently.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
 import os
@@ -71,14 +72,12 @@ def load(name: str):
     if head != name.encode() or digest != hashlib.sha256(payload).hexdigest().encode():
         return None
     try:
-        pickled, code = pickle.loads(payload)
-        found = pickle.loads(pickled), marshal.loads(code)
+        prog, code = pickle.loads(payload)
+        found = prog, marshal.loads(code)
     except Exception:  # noqa: BLE001 - an entry that does not read back is not used
         return None
-    try:
+    with contextlib.suppress(OSError):
         os.utime(where / name)  # used now: kept longest
-    except OSError:
-        pass
     return found
 
 
@@ -88,19 +87,21 @@ def store(name: str, prog, code) -> None:
     if where is None:
         return
     try:
-        payload = pickle.dumps((pickle.dumps(prog, protocol=pickle.HIGHEST_PROTOCOL), marshal.dumps(code)),
-                               protocol=pickle.HIGHEST_PROTOCOL)
+        payload = pickle.dumps((prog, marshal.dumps(code)), protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError):
+        return  # a game the cache cannot hold is compiled each time
+    tmp = None
+    try:
         where.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=where, prefix=".tmp-")
         with os.fdopen(fd, "wb") as f:
             f.write(name.encode() + hashlib.sha256(payload).hexdigest().encode() + payload)
         os.replace(tmp, where / name)  # whole or not at all: a reader never sees half an entry
         _prune(where)
-    except (OSError, pickle.PicklingError, TypeError, ValueError, RecursionError):
-        try:
-            os.unlink(tmp)
-        except (OSError, UnboundLocalError):
-            pass
+    except OSError:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 def _prune(where: Path) -> None:
@@ -109,7 +110,5 @@ def _prune(where: Path) -> None:
     if len(entries) > KEEP:
         entries.sort(key=lambda e: e.stat().st_mtime, reverse=True)
         for e in entries[KEEP:]:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(e.path)
-            except OSError:
-                pass
