@@ -6,8 +6,7 @@ from pathlib import Path
 import pytest
 
 import gamedsl
-from gamedsl import language
-from gamedsl.language import cache
+from gamedsl.language import cache, compiler
 from test_cli import DRY, DRY_ERROR
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,12 +22,12 @@ def store(tmp_path, monkeypatch):
 def compiled_now(monkeypatch) -> list:
     """Counts the games compiled from their text (not taken from the cache) from now on."""
     seen = []
-    real = language.compile_model
+    real = compiler.compile_model
 
     def counting(model):
         seen.append(model.filename)
         return real(model)
-    monkeypatch.setattr(language, "compile_model", counting)
+    monkeypatch.setattr(compiler, "compile_model", counting)
     return seen
 
 

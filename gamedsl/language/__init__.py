@@ -3,9 +3,6 @@ Python). `compile_source` is the front door; compiled games are cached (cache.py
 from __future__ import annotations
 
 from . import cache
-from .build import build
-from .codegen import compile_module
-from .compiler import compile_model
 from .program import Program
 
 __all__ = ["Program", "compile_source"]
@@ -18,6 +15,9 @@ def compile_source(text: str, filename: str = "<string>") -> tuple[Program, obje
     found = cache.load(name)
     if found is not None:
         return found
+    from .build import build  # the parser and the compiler, loaded only when a game is compiled
+    from .codegen import compile_module
+    from .compiler import compile_model
     prog = compile_model(build(text, filename))
     prog.module_name = f"<gamedsl {name[:12]} {filename}>"
     code = compile_module(prog)

@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 from ..version import __version__
-from .syntax import grammar_text
+from .grammar_file import grammar_text
 
 KEEP = 64  # entries kept: the games used last
 _PACKAGE = Path(__file__).resolve().parent.parent  # gamedsl/

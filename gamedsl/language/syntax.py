@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import functools
-from importlib import resources
-from pathlib import Path
 
 import lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..errors import Diagnostic, SourceError, Span
+from .grammar_file import grammar_text
 
 # How a user would name each kind of token, instead of Lark's terminal names.
 _WORDS = {
@@ -19,15 +18,6 @@ _WORDS = {
 }
 _EXPRESSION_STARTS = {"NAME", "INT", "STRING", "LPAR", "LSQB", "TRUE", "FALSE", "MINUS", "IF", "NOT"}
 _MAX_ERRORS = 20
-
-
-def grammar_text() -> str:
-    """The text of grammar/gamedsl.lark, from the installed package or the source tree."""
-    try:
-        return resources.files("gamedsl.grammar").joinpath("gamedsl.lark").read_text(encoding="utf-8")
-    except (ModuleNotFoundError, FileNotFoundError):
-        path = Path(__file__).resolve().parents[2] / "grammar" / "gamedsl.lark"
-        return path.read_text(encoding="utf-8")
 
 
 @functools.cache
