@@ -155,9 +155,10 @@ class Engine:
 
     def __init__(self, root: Path):
         gamedsl = import_gamedsl(root)
-        try:
+        # The checkout's own bots: an editable install elsewhere could serve a package it lacks.
+        if (root / "gamedsl" / "bots").is_dir():
             from gamedsl.bots import make_bot
-        except ImportError:  # the engine before the rewrite
+        else:  # the engine before the rewrite
             from gamedsl.agents import make_bot
         self.gamedsl, self.make_bot, self.root, self.loaded = gamedsl, make_bot, root, {}
 
