@@ -42,6 +42,10 @@ class Game(View):
         for z in prog.zones:
             for k in range(MAX_SEATS if z.per_player else 1):
                 self._instance_names[z.base + k] = (z, k if z.per_player else None)
+        # per player count: the zone instances a game of that many players uses (a per-player zone
+        # has an instance for every possible seat; those past the last player stay empty for ever)
+        self.live_zones = {n: tuple(k for k, (z, seat) in self._instance_names.items() if seat is None or seat < n)
+                           for n in range(prog.min_players, prog.max_players + 1)}
         watch = prog.watch_zones  # per zone instance: whether parameters and patterns read it
         self.watched = tuple(watch == "*" or self._instance_names[k][0].name in watch
                              for k in range(prog.zone_count)) if watch else None

@@ -285,7 +285,9 @@ class State(Flow, Decisions, Cards, Checks):
         more as a game grows longer. The random generator is shared until one of them draws."""
         other = State.__new__(State)
         other.game, other.prog, other.np = self.game, self.prog, self.np
-        other.z = [c[:] for c in self.z]
+        other.z = z = self.z[:]  # the instances no seat of this game uses stay empty: shared
+        for k in self.game.live_zones[self.np]:
+            z[k] = z[k][:]
         other.loc = self.loc[:]
         other.v = self.v[:]
         other.opt = self.opt
