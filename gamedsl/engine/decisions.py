@@ -179,7 +179,7 @@ class Decisions:
         kind, deferred, _, answers, _, first = self.window
         self.window = None
         # The player whose move opened a reaction window is still in motion: their answer
-        # comes first ("say ЛОЛ! as you play"); the others count fastest first.
+        # comes first ("say it as you play"); the others count fastest first.
         answers.sort(key=lambda a: (a[2] != first, a[0], a[1]))
         self.stack.append([resolve_window, [answers, deferred, False], [], None, None])
 

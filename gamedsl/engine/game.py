@@ -59,7 +59,7 @@ class Game(View):
         self.back_keys = tuple(back_key(prog, c) for c in range(prog.card_count())) if prog.back else None
 
     def _back_name(self, card: int) -> str:
-        """What a face-down card shows: its `back shows` values ('action', 'Mood'), or 'card'."""
+        """What a face-down card shows: its `back shows` values ('action', 'colour'), or 'card'."""
         parts = []
         for name, values, symbols in self.prog.attributes:
             if name in self.prog.back:
@@ -305,7 +305,7 @@ class Game(View):
         if act.domain is None:
             return want in (_norm(act.name), _norm(act.name.replace("_", "")))
         rest = want
-        for prefix in (_norm(act.label), _norm(act.name), _norm(act.name.replace("_", ""))):  # or "jump_in 5 red"
+        for prefix in (_norm(act.label), _norm(act.name), _norm(act.name.replace("_", ""))):  # or "play_two 5 red"
             if want.startswith(prefix):
                 rest = want[len(prefix):]
                 break

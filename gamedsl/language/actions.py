@@ -96,7 +96,7 @@ class Actions:
         `conds` holds each condition as its disjuncts (`a or b or c`). Over a domain, the parts
         that do not read the candidate (`e[0]`) are worked out once, before the loop: a condition
         with none that do is a guard; a condition with some that do not may then hold for every
-        candidate at once (Laus: the leader may play any card)."""
+        candidate at once (`me == leader or c.suit == led`: the leader may play any card)."""
         name = f"legal_{act.name}"
         self.c.module.function(name, "s, out", self.legal_lines(act, domain_code, conds, False), act.span)
         if act.anytime:  # asked before every decision, of every player: stop at the first one

@@ -1,7 +1,8 @@
 """What the rules that change rules read: the zones and variables their answers depend on.
 
 Parameters (through their modifiers), patterns and the `same` and `wild` changes are read over
-and over (Law reads its 52 Laws at every decision), but change only when what they read does.
+and over (a game whose cards each change a rule reads them all at every decision), but change
+only when what they read does.
 The engine keeps their answers until then: a move touching a watched zone, or an assignment to
 a watched variable, counts as a change of the rules (`s.ver += 1`); nothing else does. The
 analysis is conservative: anything it cannot follow (a random pick, `in_play`, who knows what)
