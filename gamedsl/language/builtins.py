@@ -67,7 +67,7 @@ class Builtins:
         if len(e.args) != 1:
             self.c.error(f"'{e.func}' adds up one expression per element", e.span)
             return _NOPE
-        dcode, elem = self.domain(e.for_domain, scope)
+        dcode, elem = self.iterable(e.for_domain, scope)
         inner = scope.child()
         var = inner.bind(e.for_var, elem)
         val = self.fn_code(e.args[0], inner, T.NUM)
@@ -94,7 +94,11 @@ class Builtins:
         if e.by is None:
             self.c.error(f"'{e.func}' needs 'by', as in '{e.func}(p in players by p.score)'", e.span)
             return _NOPE
-        key = self.fn_code(e.by, inner, T.NUM)
+        self.unhoistable += 1  # the key is a lambda's body
+        try:
+            key = self.fn_code(e.by, inner, T.NUM)
+        finally:
+            self.unhoistable -= 1
         cond = f" if {self.fn_code(e.where, inner, T.BOOL)}" if e.where is not None else ""
         elem = inner.names[e.args[0].item.name][1]
         # max and min return the first of equal elements, as best and worst promise; none at all:

@@ -38,7 +38,7 @@ class Calls:
             self.c.error(f"'{e.func}' needs a binding like '{e.func}(c in hand if ...)'", e.span)
             return None
         member = e.args[0]
-        dcode, elem = self.domain(member.collection, scope)
+        dcode, elem = self.iterable(member.collection, scope)
         inner = scope.child()
         var = inner.bind(member.item.name, elem)
         return inner, var, dcode
@@ -57,11 +57,7 @@ class Calls:
         if handler is not None and f in BUILTINS:
             if f not in _AGGREGATES:
                 return handler(e, scope)
-            self.agg_depth += 1
-            try:
-                code, typ = handler(e, scope)
-            finally:
-                self.agg_depth -= 1
+            code, typ = handler(e, scope)
             return self.maybe_hoist(code, scope), typ
         if f in self.c.def_info:
             d = self.c.def_info[f]
@@ -82,8 +78,12 @@ class Calls:
 
         Expressions have no side effects (random() excepted), so the value is the same for every
         candidate; it is computed on first use, so a condition that short-circuits never pays for it.
+        Inside an aggregate too, when it does not depend on the aggregate's element (the top card
+        in `any(c in me.hand if c.suit == top(pile).suit)` is read once, not once per card): the
+        comprehension's `:=` sets the legal function's name. Not in what Python forbids or scopes
+        apart (`unhoistable`): a comprehension's iterable, a `lambda`'s body.
         """
-        if self.hoist is None or self.agg_depth or "s.pick" in code:
+        if self.hoist is None or self.unhoistable or "s.pick" in code:
             return code
         if any(name_code in code for name_code, _ in self.visible_codes(scope)):
             return code
@@ -95,6 +95,15 @@ class Calls:
             name = self._hoisted[key] = f"_h{len(self.hoist)}"
             self.hoist.append(name)
         return f"({name} if {name} is not _U else ({name} := {code}))"
+
+    def iterable(self, e: m.Expr, scope: Scope) -> tuple[str, str]:
+        """An aggregate's domain: compiled as `domain` does, with nothing hoisted in it (Python has
+        no `:=` in a comprehension's iterable)."""
+        self.unhoistable += 1
+        try:
+            return self.domain(e, scope)
+        finally:
+            self.unhoistable -= 1
 
     def visible_codes(self, scope):
         while scope is not None:
