@@ -12,6 +12,44 @@ from .program import MAX_SEATS, Action
 NO_REACTION = "no reaction"  # the move that lets a reaction window pass
 
 
+# What a condition's code may hold and still never fail: card tables read at a bound card (the
+# candidate `x` or a comprehension's `_c_1`), zones of `me` or of a bound player or of a fixed
+# number, counts and comparisons of numbers. No variable (an unset one is None), no top card.
+_BOUND = r"(?:x|_[a-z]+_\d+)"
+_SAFE_TOKEN = re.compile(rf"""\s+|\(|\)|,|\d+|==|!=|<=|>=|<|>|\+|-|\*
+    |(?:A|V)_\w+\[{_BOUND}\]|{_BOUND}\b|s\.me\b|s\.z\[|\]|\[0\b
+    |\b(?:and|or|not|for|in|if|len|any|all|sum|True|False)\b""", re.X)
+_MARK = re.compile(r"  #@\d+")
+
+
+def _cannot_fail(code: str) -> bool:
+    """Whether a condition's code is made only of parts that never raise (see _SAFE_TOKEN)."""
+    code = _MARK.sub("", code)
+    at = 0
+    while at < len(code):
+        found = _SAFE_TOKEN.match(code, at)
+        if found is None or found.end() == at:
+            return False
+        at = found.end()
+    return True
+
+
+def _cheap_first(tests: list) -> tuple[list, bool]:
+    """The tests of a legal-move loop, those that loop over a zone last when that cannot change the
+    answer: (the order to test them in, whether an error needs the written order to decide it).
+
+    `and` stops at the first false test, so a test over every card of a hand (`count(x in
+    me.hand if x.face == c.face) == 2`) is best left until a cheap one (`fits(c)`) passed. A test
+    moved later must never fail (else a rule's error could go unreported); a test moved earlier
+    may, and then the written order runs instead, failing only where it would have."""
+    costly = [t for t in tests if " for " in t]
+    if not costly or len(costly) == len(tests) or tests[-len(costly):] == costly \
+            or not all(_cannot_fail(t) for t in costly):
+        return tests, False
+    cheap = [t for t in tests if t not in costly]
+    return cheap + costly, not all(_cannot_fail(t) for t in cheap)
+
+
 def _disjuncts(e: m.Expr) -> list:
     """`a or b or c` as [a, b, c] (any other condition as itself)."""
     if isinstance(e, m.Logic) and e.op == "or":
@@ -137,22 +175,32 @@ class Actions:
             if pres and len(pres) == len(tests):
                 lines += [(f"    if {' and '.join(pres)}:", None), ("        return True", None)]
             if tests:
-                return lines + [("    for x in dom:", None), (f"        if {' and '.join(tests)}:", None),
-                                ("            return True", None), ("    return False", None)]
+                return lines + [("    for x in dom:", None), *self.test_lines(tests, "            return True"),
+                                ("    return False", None)]
             return lines + [("    return True", None)]
         if act.param_type == T.CARD and self.c.has_twins:  # one move per kind of card and zone
-            test = " and ".join(tests) or "True"
             key = "_twin[x]" if domain_code.startswith("s.z[") else "(_twin[x], s.loc[x])"  # one zone: by kind
-            return lines + [("    seen = set()", None), ("    for x in dom:", None), (f"        if {test}:", None),
-                            (f"            k = {key}", None), ("            if k not in seen:", None),
-                            ("                seen.add(k)", None), (f"                out.append({act.first_id} + x)", None)]
+            found = (f"            k = {key}\n            if k not in seen:\n                seen.add(k)\n"
+                     f"                out.append({act.first_id} + x)")
+            return lines + [("    seen = set()", None), ("    for x in dom:", None),
+                            *self.test_lines(tests or ["True"], found)]
         if pres and len(pres) == len(tests):  # every condition holds for every candidate: all are legal
             lines += [(f"    if {' and '.join(pres)}:", None),
                       (f"        out.extend([{act.first_id} + x for x in dom])", None), ("        return", None)]
         if tests:
-            return lines + [("    for x in dom:", None), (f"        if {' and '.join(tests)}:", None),
-                            (f"            out.append({act.first_id} + x)", None)]
+            return lines + [("    for x in dom:", None), *self.test_lines(tests, f"            out.append({act.first_id} + x)")]
         return lines + [(f"    out.extend([{act.first_id} + x for x in dom])", None)]
+
+    @staticmethod
+    def test_lines(tests: list, then: str) -> list:
+        """The body of a legal-move loop: `then` (lines indented for it) when every test holds for
+        the candidate `x`, the costly tests last (see _cheap_first)."""
+        order, guarded = _cheap_first(tests)
+        if not guarded:
+            return [(f"        if {' and '.join(order)}:", None), (then, None)]
+        return [("        try:", None), (f"            ok = {' and '.join(order)}", None),
+                ("        except Exception:  # the written order says whether it is the rule's error", None),
+                (f"            ok = {' and '.join(tests)}", None), ("        if ok:", None), (then, None)]
 
     @staticmethod
     def hoist_init(names) -> str:
