@@ -242,12 +242,22 @@ class Cards:
                 self.loc[c] = rest
 
 
+_ROTATIONS: dict[tuple, tuple] = {}
+
+
 def _from(seats: tuple, first: int) -> tuple:
-    """The seats in turn order from `first` (or from the next seat after it still in the game)."""
-    for k, p in enumerate(seats):
-        if p >= first:
-            return seats[k:] + seats[:k]
-    return seats
+    """The seats in turn order from `first` (or from the next seat after it still in the game);
+    worked out once per table and first seat (asked before every decision of a game with reactions)."""
+    key = (seats, first)
+    found = _ROTATIONS.get(key)
+    if found is None:
+        found = seats
+        for k, p in enumerate(seats):
+            if p >= first:
+                found = seats[k:] + seats[:k]
+                break
+        _ROTATIONS[key] = found
+    return found
 
 
 def _zone_matches(pattern, zone: int, env: list) -> bool:

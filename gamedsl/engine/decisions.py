@@ -96,15 +96,17 @@ class Decisions:
     def _react_first(self, first: int, deferred) -> bool:
         """Open a reaction window before a decision if some player (asked in turn order from `first`)
         could react now; the decision waits in it."""
-        if not self.prog.reactions or self.window is not None or self.terminal:
+        reactions = self.prog.reactions
+        if not reactions or self.window is not None or self.terminal:
             return False
+        somes = self.game.reaction_checks
         eligible = []
         prev = self.me
         try:
             for p in _from(self.alive, first):
                 self.me = p
-                for act in self.prog.reactions:
-                    if act.some(self):
+                for some in somes:
+                    if some(self):
                         eligible.append(p)
                         break
         finally:

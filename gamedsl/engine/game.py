@@ -37,6 +37,7 @@ class Game(View):
             for k in range(act.size):
                 self.decoded.append((act, k))
         self.matcher = Matcher(prog.card_attrs) if prog.patterns else None
+        self.reaction_checks = tuple(act.some for act in prog.reactions)  # whether `me` has each anytime move
         self._move_index: dict = {}  # (from, to) zone instances -> the move triggers that may match
         self._instance_names = {}
         for z in prog.zones:
