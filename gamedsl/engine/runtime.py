@@ -100,10 +100,20 @@ def tops(s, zones: tuple) -> tuple:
 # ---- values that count as one, patterns
 def classes_of(s, attr: str, owner: int):
     """Per value of an attribute, the class it counts as for `owner` under the `same` changes in
-    force (merged transitively); None when no such change is in force."""
+    force (merged transitively); None when no such change is in force. Worked out once until what
+    the changes read changes."""
     changes = s.prog.same_changes.get(attr)
     if not changes:
         return None
+    cache = rules_cache(s)
+    key = ("classes", attr, owner, s.me)
+    found = cache.get(key, cache)
+    if found is cache:
+        found = cache[key] = _classes_of(s, attr, owner, changes)
+    return found
+
+
+def _classes_of(s, attr: str, owner: int, changes):
     e = [owner]
     active = [values for cond, values in changes if cond(s, e)]
     if not active:
@@ -189,7 +199,7 @@ def _value_changes(s, owner: int):
 
 def can_make(s, k: int, chosen, pool, owner: int) -> bool:
     """Pattern k is made by the cards `chosen` plus some of `pool`, for player `owner`."""
-    cache = rules_cache(s)
+    cache = s.pcache if s.pver is s.ver else rules_cache(s)  # rules_cache, inlined: asked very often
     key = ("can", k, owner, s.me, tuple(chosen), tuple(pool))
     found = cache.get(key)
     if found is None:

@@ -77,7 +77,7 @@ class Compiler:
         self.decls.zones()
         self.decls.variables()
         c = self.c
-        if c.gm.of(m.ParamDecl) or c.gm.of(m.PatternDecl):
+        if c.gm.of(m.ParamDecl) or c.gm.of(m.PatternDecl) or c.gm.of(m.ModifierDecl):  # what their answers read
             c.watch_zones, c.watch_vars = watched(c.gm, set(c.zone_by_name), set(c.var_by_name))
         self.decls.params()
         self.decls.defs()
