@@ -727,3 +727,43 @@ round { choose go  end game }
 ''')
     state = game.new_state(players=2)
     assert state.var("who") is None and state.var("which") == -1
+
+
+def test_a_legal_loop_tests_cheap_conditions_first_without_hiding_or_inventing_errors():
+    # `count(...) == 2` is written first and never fails; `c.rank == top(pile).rank` fails while
+    # the pile is empty. The engine tests the cheap one first, but an error is still the rule's
+    # only where the written order reaches it: with no pair in hand the first test is false for
+    # every card and nothing fails; with a pair it reaches the empty pile and fails there.
+    source = '''action play (c in me.hand)
+    if count(x in me.hand if x.rank == c.rank) == 2 "you need a pair"
+    if c.rank == top(pile).rank "match the pile" { move c to pile }
+action wait { log += 1 }
+round { turn seat(1) { choose play, wait }  end game }'''
+    game = load(source)
+    state = game.new_state(players=2, seed=1)
+    assert [game.action_to_string(a) for a in state.legal_actions()] == ["wait"]
+    state.rig({game.zone_instance("hand", 0): [game.parse_card("1r"), game.parse_card("2r")]}, rest=0)
+    state.refresh()
+    assert [game.action_to_string(a) for a in state.legal_actions()] == ["wait"]
+    state = game.new_state(players=2, seed=1)
+    state.rig({game.zone_instance("hand", 0): [game.parse_card("1r"), game.parse_card("1b")]}, rest=0)
+    with pytest.raises(GameRuntimeError, match="is empty: it has no top card") as info:
+        state.refresh()
+    assert "t.game:14:18:" in str(info.value)
+
+
+def test_a_value_read_inside_an_aggregate_is_read_once_and_only_when_reached():
+    # top(pile) does not depend on x: it is read once per legal-move list, and not at all for
+    # an empty hand (so an empty pile is no error then).
+    source = '''action play (c in me.hand) if any(x in me.hand if x.suit == top(pile).suit) "follow" { move c to pile }
+action wait { log += 1 }
+round { turn seat(1) { choose play, wait }  move top(deck) to pile  deal 2 from deck to hand
+        turn seat(1) { choose play, wait }  end game }'''
+    game = load(source)
+    state = game.new_state(players=2, seed=1)
+    assert [game.action_to_string(a) for a in state.legal_actions()] == ["wait"]
+    state.apply_action(state.legal_actions()[0])
+    pile_suit = game.card_name(state.zone_cards("pile")[-1])[-1]
+    hand = state.zone_cards("hand", 0)
+    follows = any(game.card_name(c)[-1] == pile_suit for c in hand)
+    assert len(state.legal_actions()) == (3 if follows else 1)
