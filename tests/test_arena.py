@@ -195,6 +195,39 @@ outcome { for each p in players { win p } }
         assert row["wins"] == 0 and row["mean_return"] == 0 and row["mean_place"] is None
 
 
+def test_worker_processes_give_the_same_figures():
+    game = gamedsl.load_game(EIGHTS)
+    one = A.arena(game, ["random", "greedy", "random"], 6, seed=4, options={"target": "30"})
+    two = A.arena(game, ["random", "greedy", "random"], 6, seed=4, options={"target": "30"}, jobs=2)
+    assert without_timings(one) == without_timings(two)
+
+
+DRY = '''game "Dry"
+players 2
+attribute rank: 1, 2, 3
+cards rank
+zone deck: hidden, stack
+zone hand per player: owner
+action draw { move top(deck) to me.hand }
+setup { shuffle deck }
+round {
+  turn seat(1) { choose draw }
+  turn seat(2) { choose draw }
+}
+'''
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_failing_rule_names_the_game_to_replay(jobs, tmp_path, capsys):
+    (tmp_path / "dry.game").write_text(DRY, encoding="utf-8")
+    assert main(["arena", "dry.game", "--seats", "random,greedy", "--games", "4", "--jobs", jobs]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        "dry.game:7:20: error: zone 'deck' is empty: it has no top card",
+        "    action draw { move top(deck) to me.hand }",
+        "                       ^^^^^^^^^",
+        "  during move 4 by P2 (round 2), in deal 1, rotation 1 (seed 0, seats random,greedy)"]
+
+
 # ---- significance, on games made up for the purpose
 
 def made_up_games(wins_of_first: list[bool]) -> list[dict]:

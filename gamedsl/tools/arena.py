@@ -164,16 +164,18 @@ def play_one(game, specs: list[str], options: dict, task: tuple) -> dict:
     """The game of one (deal, rotation, seed), seen per entry: win, return, place, moves, seconds."""
     deal, rotation, seed = task
     order = seating(len(specs), rotation)
+    seats = [specs[e] for e in order]
+    which = f"deal {deal + 1}, rotation {rotation + 1} (seed {seed}, seats {','.join(seats)})"
     try:
-        state, moves, seconds = play_timed(game, seed, [specs[e] for e in order], options)
+        state, moves, seconds = play_timed(game, seed, seats, options)
     except GameRuntimeError as exc:  # a rule failed: where in the file, then which game
-        raise exc.within(f"in deal {deal + 1}, rotation {rotation + 1} (seed {seed})") from None
+        raise exc.within(f"in {which}") from None
     except GamedslError as exc:
-        raise GamedslError(f"deal {deal + 1}, rotation {rotation + 1} (seed {seed}): {exc}") from None
+        raise GamedslError(f"{which}: {exc}") from None
     returns = state.returns()
     at = {e: p for p, e in enumerate(order)}
     finished = not state.limit_hit
-    return {"limit_hit": state.limit_hit, "seats": [specs[e] for e in order],
+    return {"limit_hit": state.limit_hit, "seats": seats,
             "win": [finished and state.results[at[e]] == "win" for e in range(len(specs))],
             "return": [returns[at[e]] for e in range(len(specs))],
             "place": [state.places[at[e]] if finished else None for e in range(len(specs))],
@@ -183,12 +185,14 @@ def play_one(game, specs: list[str], options: dict, task: tuple) -> dict:
 
 # ---- the arena
 
-def arena(game, specs: list[str], games: int, seed: int = 0, options: dict | None = None, progress=None) -> dict:
+def arena(game, specs: list[str], games: int, seed: int = 0, options: dict | None = None, progress=None,
+          jobs: int = 1) -> dict:
     """Play at least `games` games between the bots `specs` (one per player), rotating the seats; the figures.
 
     Games come in deals of k rotations (k = players); each entry sits in each position once per deal
-    and every rotation of a deal has the same seed. `progress(i)` is called after each game. The same
-    arguments give the same result, apart from the seconds. Raises GamedslError.
+    and every rotation of a deal has the same seed. `progress(i)` is called as games finish; `jobs`
+    worker processes play them. The same arguments give the same result, whatever `jobs`, apart
+    from the seconds. Raises GamedslError.
     """
     if games < 1:
         raise GamedslError("the arena needs at least one game")
@@ -197,12 +201,50 @@ def arena(game, specs: list[str], games: int, seed: int = 0, options: dict | Non
     options = effective_options(game, options or {})
     game.new_state(players=k, seed=seed, options=options)  # checks the player count before the games
     tasks = schedule(games, k, seed)
-    played = []
-    for i, task in enumerate(tasks):
-        played.append(play_one(game, specs, options, task))
-        if progress is not None:
-            progress(i + 1)
+    played = play_all(game, specs, options, tasks, progress, jobs)
     return summarize(game, specs, games, seed, options, tasks, played)
+
+
+def play_all(game, specs: list[str], options: dict, tasks: list, progress=None, jobs: int = 1) -> list[dict]:
+    """Every game of the schedule, in its order: here, or in `jobs` worker processes."""
+    if jobs <= 1 or len(tasks) < 2:
+        played = []
+        for i, task in enumerate(tasks):
+            played.append(play_one(game, specs, options, task))
+            if progress is not None:
+                progress(i + 1)
+        return played
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # "spawn", not "fork": the parent may run a progress thread, and a fork copies a thread's locks
+    pool = ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_start_worker, initargs=(game.text, game.prog.filename, specs, options))
+    try:
+        futures = [pool.submit(_play_in_worker, task) for task in tasks]
+        played = []
+        for future in futures:  # in schedule order, so the first failing game is the one reported
+            played.append(future.result())
+            if progress is not None:
+                progress(len(played))
+        return played
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
+_WORKER: tuple = ()  # in a worker process: (game, specs, options)
+
+
+def _start_worker(text: str, filename: str, specs: list[str], options: dict):
+    global _WORKER
+    from ..engine import load_source
+
+    _WORKER = (load_source(text, filename), specs, options)  # from the cache, like the parent's
+
+
+def _play_in_worker(task: tuple) -> dict:
+    game, specs, options = _WORKER
+    return play_one(game, specs, options, task)
 
 
 def summarize(game, specs, asked: int, seed: int, options: dict, tasks: list, played: list) -> dict:
@@ -278,7 +320,7 @@ def cmd_arena(args) -> int:
     _, specs = players_and_seats(game, args.players, args.seats, None)
     t0 = time.perf_counter()
     result = _with_progress(-(-args.games // len(specs)) * len(specs), lambda progress: arena(
-        game, specs, args.games, args.seed, dict(args.option), progress=progress))
+        game, specs, args.games, args.seed, dict(args.option), progress=progress, jobs=args.jobs))
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:

@@ -145,6 +145,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", "-s", type=_seed, default=0, help="the seed of the first deal (default 0)")
     p.add_argument("--option", "-o", type=_option, action="append", default=[], metavar="NAME=VALUE",
                    help="set an option of the game (repeatable)")
+    p.add_argument("--jobs", "-j", type=_count, default=1, metavar="N",
+                   help=f"play the games in N worker processes (this machine has {os.cpu_count()} cores); "
+                        "the figures are the same whatever N (default 1)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.set_defaults(func=cmd_arena)
 
