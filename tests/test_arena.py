@@ -175,6 +175,16 @@ def test_the_table(capsys):
     assert "reached the move limit" in out
 
 
+def test_progress_goes_to_a_terminal_on_stderr_and_the_results_to_stdout(monkeypatch, capsys):
+    from rich.console import Console
+
+    screen = io.StringIO()
+    monkeypatch.setattr(A, "stderr", lambda: Console(file=screen, force_terminal=True, width=100))
+    assert main(["arena", EIGHTS, "--seats", "random,greedy", "--games", "4", "--json", *SHORT]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 4
+    assert "arena" in screen.getvalue() and "4/4" in screen.getvalue()
+
+
 def test_a_game_at_its_move_limit_has_no_winner_and_no_place(tmp_path, capsys):
     (tmp_path / "slow.game").write_text('''game "Slow"
 players 2

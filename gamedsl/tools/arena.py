@@ -4,9 +4,11 @@ docs/arena.md explains the design: the rotation, the statistics and the signific
 """
 from __future__ import annotations
 
+import json
 import math
-import sys
 import statistics
+import sys
+import time
 from functools import lru_cache
 
 from rich.console import Console
@@ -14,9 +16,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..bots import BOTS, make_bot
+from ..engine import load_source
 from ..errors import GamedslError, GameRuntimeError
-from .console import say
-from .simulate import bot_seed, effective_options
+from .console import load, say, stderr, stdout
+from .simulate import bot_seed, effective_options, players_and_seats
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)  # 1.95996...: the two-sided 95% quantile of the normal
 ALPHA = 0.05
@@ -144,8 +147,6 @@ def play_timed(game, seed: int, specs: list[str], options: dict) -> tuple:
     """One game, the bot `specs[p]` at position p: the final state, and each position's moves and seconds.
 
     It is the game `gamedsl play FILE --seed SEED --seats SPECS` plays (the same bot seeds)."""
-    import time
-
     n = len(specs)
     state = game.new_state(players=n, seed=seed, options=options)
     bots = [make_bot(spec, bot_seed(seed, p)) for p, spec in enumerate(specs)]
@@ -237,8 +238,6 @@ _WORKER: tuple = ()  # in a worker process: (game, specs, options)
 
 def _start_worker(text: str, filename: str, specs: list[str], options: dict):
     global _WORKER
-    from ..engine import load_source
-
     _WORKER = (load_source(text, filename), specs, options)  # from the cache, like the parent's
 
 
@@ -305,12 +304,6 @@ def _significant(name: str, pairs: list, sign: int) -> list[str]:
 
 def cmd_arena(args) -> int:
     """`gamedsl arena FILE --seats A,B,... --games N`: play, then print the table or the JSON."""
-    import json
-    import time
-
-    from .console import load, stdout
-    from .simulate import players_and_seats
-
     try:
         check_bots(args.seats)
     except GamedslError as exc:  # a bad spec is a usage error, found before the game is loaded
@@ -330,8 +323,6 @@ def cmd_arena(args) -> int:
 
 def _with_progress(total: int, run):
     """run(progress) with a rich progress bar on stderr when it is a terminal, else run(None)."""
-    from .console import stderr
-
     err = stderr()
     if not err.is_terminal:
         return run(None)
