@@ -133,14 +133,15 @@ def test_random_against_greedy_on_crazy_eights(capsys):
     assert r["games"] == 8 and r["deals"] == 4 and r["rotations"] == 2 and r["options"] == {"target": 30}
     # Each game is `gamedsl play --seed S --seats ...`: replaying them gives the same wins per entry.
     game = gamedsl.load_game(EIGHTS)
-    wins = {"random": 0, "greedy": 0}
+    wins = {"random": [0, 0], "greedy": [0, 0]}  # per position
     for deal in range(4):
         for seats in (["random", "greedy"], ["greedy", "random"]):
             state = play_bot_game(game, 2, 3 + deal, seats, {"target": 30})
             for p, result in enumerate(state.results):
-                wins[seats[p]] += result == "win" and not state.limit_hit
+                wins[seats[p]][p] += result == "win" and not state.limit_hit
     for row in r["per_entry"]:
-        assert row["wins"] == wins[row["entry"]] and row["games"] == 8
+        assert row["wins_by_position"] == wins[row["entry"]] and row["games"] == 8
+        assert row["wins"] == sum(row["wins_by_position"])
         assert row["win_rate"] == row["wins"] / 8
         assert row["win_rate_ci"] == pytest.approx(list(A.wilson(row["wins"], 8)))
         assert 1 <= row["mean_place"] <= 2 and -1 <= row["mean_return"] <= 1
@@ -242,9 +243,9 @@ def test_a_failing_rule_names_the_game_to_replay(jobs, tmp_path, capsys):
 
 def made_up_games(wins_of_first: list[bool]) -> list[dict]:
     """Two entries, a game each: the first entry wins the games marked True, the second the others."""
-    return [{"limit_hit": False, "win": [w, not w], "return": [1.0 if w else -1.0, -1.0 if w else 1.0],
+    return [{"limit_hit": False, "position": [i % 2, (i + 1) % 2], "win": [w, not w], "return": [1.0 if w else -1.0, -1.0 if w else 1.0],
              "place": [1 if w else 2, 2 if w else 1], "moves": [3, 3], "seconds": [0.3, 0.03]}
-            for w in wins_of_first]
+            for i, w in enumerate(wins_of_first)]
 
 
 def summary(wins_of_first):

@@ -173,15 +173,15 @@ def play_one(game, specs: list[str], options: dict, task: tuple) -> dict:
         raise exc.within(f"in {which}") from None
     except GamedslError as exc:
         raise GamedslError(f"{which}: {exc}") from None
-    returns = state.returns()
-    at = {e: p for p, e in enumerate(order)}
-    finished = not state.limit_hit
-    return {"limit_hit": state.limit_hit, "seats": seats,
-            "win": [finished and state.results[at[e]] == "win" for e in range(len(specs))],
-            "return": [returns[at[e]] for e in range(len(specs))],
-            "place": [state.places[at[e]] if finished else None for e in range(len(specs))],
-            "moves": [moves[at[e]] for e in range(len(specs))],
-            "seconds": [seconds[at[e]] for e in range(len(specs))]}
+    k, finished = len(specs), not state.limit_hit
+
+    def by_entry(values: list) -> list:  # per position -> per entry: entry e sat at (e + rotation) mod k
+        return [values[(e + rotation) % k] for e in range(k)]
+
+    return {"limit_hit": state.limit_hit, "seats": seats, "position": by_entry(list(range(k))),
+            "win": by_entry([finished and r == "win" for r in state.results]), "return": by_entry(state.returns()),
+            "place": by_entry(state.places if finished else [None] * k),
+            "moves": by_entry(moves), "seconds": by_entry(seconds)}
 
 
 # ---- the arena
@@ -269,10 +269,13 @@ def _entry_figures(e: int, name: str, spec: str, played: list) -> dict:
     wins = sum(g["win"][e] for g in played)
     place, place_ci = mean_ci([g["place"][e] for g in played if g["place"][e] is not None])
     ret, ret_ci = mean_ci([g["return"][e] for g in played])
+    by_position = [0] * len(played[0]["win"])
+    for g in played:
+        by_position[g["position"][e]] += g["win"][e]
     moves = sum(g["moves"][e] for g in played)
     seconds = sum(g["seconds"][e] for g in played)
     return {"entry": name, "bot": spec, "games": len(played), "wins": wins, "win_rate": wins / len(played),
-            "win_rate_ci": list(wilson(wins, len(played))), "mean_place": place,
+            "win_rate_ci": list(wilson(wins, len(played))), "wins_by_position": by_position, "mean_place": place,
             "mean_place_ci": list(place_ci) if place_ci else None, "mean_return": ret,
             "mean_return_ci": list(ret_ci) if ret_ci else None, "moves": moves,
             "seconds_per_move": seconds / moves if moves else None}
