@@ -296,4 +296,5 @@ def test_errors_about_the_game_exit_1(argv, message, capsys):
 
 def test_help(capsys):
     assert main(["arena", "--help"]) == 0
-    assert "usage: gamedsl arena" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "usage: gamedsl arena" in out and "with 95% intervals" in out

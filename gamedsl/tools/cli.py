@@ -131,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
         "arena", help="rotate bots through the seats and compare them, with confidence intervals",
         description="Play N games between the bots of --seats, rotating the seats so that every entry sits "
                     "in every position equally often, each rotation of a deal with the same seed; report "
-                    "per entry wins, mean place and mean return with 95%% intervals, seconds per move, and "
+                    "per entry wins, mean place and mean return with 95% intervals, seconds per move, and "
                     "which differences are significant (a paired t-test over the deals).",
         epilog="N is rounded up to whole deals (a deal: one game per rotation). An entry is one bot spec of "
                "--seats; the same spec twice gives two entries ('greedy #1', 'greedy #2'). See docs/arena.md.")
