@@ -297,4 +297,4 @@ def test_errors_about_the_game_exit_1(argv, message, capsys):
 def test_help(capsys):
     assert main(["arena", "--help"]) == 0
     out = capsys.readouterr().out
-    assert "usage: gamedsl arena" in out and "with 95% intervals" in out
+    assert "usage: gamedsl arena" in out and "95%" in out and "95%%" not in out
