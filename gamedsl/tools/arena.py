@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import signal
 import statistics
 import sys
 import time
@@ -238,6 +239,7 @@ _WORKER: tuple = ()  # in a worker process: (game, specs, options)
 
 def _start_worker(text: str, filename: str, specs: list[str], options: dict):
     global _WORKER
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: no trace per worker
     _WORKER = (load_source(text, filename), specs, options)  # from the cache, like the parent's
 
 
