@@ -179,7 +179,7 @@ def play_one(game, specs: list[str], options: dict, task: tuple) -> dict:
     def by_entry(values: list) -> list:  # per position -> per entry: entry e sat at (e + rotation) mod k
         return [values[(e + rotation) % k] for e in range(k)]
 
-    return {"limit_hit": state.limit_hit, "seats": seats, "position": by_entry(list(range(k))),
+    return {"limit_hit": state.limit_hit, "position": by_entry(list(range(k))),
             "win": by_entry([finished and r == "win" for r in state.results]), "return": by_entry(state.returns()),
             "place": by_entry(state.places if finished else [None] * k),
             "moves": by_entry(moves), "seconds": by_entry(seconds)}
