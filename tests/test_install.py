@@ -82,6 +82,13 @@ def test_simulate_json(plain):
     assert json.loads(out.stdout)["games"] == 2
 
 
+def test_arena_json(plain):
+    out = gamedsl(plain, "arena", ROOT / "games" / "crazy_eights.game", "--seats", "random,greedy", "--games", "2",
+                  "--option", "target=30", "--json")
+    r = json.loads(out.stdout)
+    assert r["games"] == 2 and r["entries"] == ["random", "greedy"]
+
+
 def test_test_a_scenario(plain):
     out = gamedsl(plain, "test", LAUS, ROOT / "tests" / "scenarios" / "laus" / "follow_suit.yaml")
     assert out.stdout.strip().endswith("checks)")

@@ -1,4 +1,4 @@
-"""The `gamedsl` command: check, play, replay, simulate and test games.
+"""The `gamedsl` command: check, play, replay, simulate, arena and test games.
 
 Exit codes: 0 success, 1 a bad game, scenario or log (or a failed expectation), 2 a usage
 error, 130 interrupted (Ctrl-C).
@@ -13,6 +13,7 @@ from pathlib import Path
 from ..bots import BOTS
 from ..errors import GameRuntimeError, GamedslError, SourceError
 from ..version import __version__
+from .arena import cmd_arena, seat_specs
 from .console import CliError, load
 from .logfile import LogError
 from .play import SEAT_KINDS, cmd_play, cmd_replay
@@ -125,6 +126,30 @@ def build_parser() -> argparse.ArgumentParser:
                         "counts every player's)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser(
+        "arena", help="rotate bots through the seats and compare them, with confidence intervals",
+        description="Play N games between the bots of --seats, rotating the seats so that every entry sits "
+                    "in every position equally often, each rotation of a deal with the same seed; report "
+                    "per entry wins, mean place and mean return with 95% intervals, seconds per move, and "
+                    "which differences are significant (a paired t-test over the deals).",
+        epilog="N is rounded up to whole deals (a deal: one game per rotation). An entry is one bot spec of "
+               "--seats; the same spec twice gives two entries ('greedy #1', 'greedy #2'). See docs/arena.md.")
+    p.add_argument("file", metavar="FILE", help="the .game file")
+    p.add_argument("--seats", type=seat_specs, required=True, metavar="A,B,...",
+                   help=f"the bots, one per player, comma-separated ({', '.join(BOTS)}, or any spec the bots "
+                        "accept); one bot alone fills every seat")
+    p.add_argument("--games", "-g", type=_count, required=True, metavar="N", help="how many games, at least")
+    p.add_argument("--players", "-n", type=_count, help="how many players (default: as many as --seats lists, "
+                                                        "or the game's minimum for one bot)")
+    p.add_argument("--seed", "-s", type=_seed, default=0, help="the seed of the first deal (default 0)")
+    p.add_argument("--option", "-o", type=_option, action="append", default=[], metavar="NAME=VALUE",
+                   help="set an option of the game (repeatable)")
+    p.add_argument("--jobs", "-j", type=_count, default=1, metavar="N",
+                   help=f"play the games in N worker processes (this machine has {os.cpu_count()} cores); "
+                        "the figures are the same whatever N (default 1)")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.set_defaults(func=cmd_arena)
 
     p = sub.add_parser("test", help="run scenario files against a game",
                        description="Run each scenario (YAML) against the game and report every failed "

@@ -1,0 +1,300 @@
+"""`gamedsl arena`: the statistics against known values, the rotation, real runs, determinism, errors."""
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import gamedsl
+from gamedsl.bots import RandomAgent
+from gamedsl.tools import arena as A
+from gamedsl.tools.cli import main
+from gamedsl.tools.simulate import play_bot_game
+from test_cli import DRY, DRY_ERROR
+
+ROOT = Path(__file__).resolve().parents[1]
+EIGHTS = str(ROOT / "games" / "crazy_eights.game")
+LAUS = str(ROOT / "games" / "laus.game")
+SHORT = ["--option", "target=30"]  # Crazy Eights to 30 points: a round or two
+
+
+@pytest.fixture(autouse=True)
+def _no_tty_stdin(monkeypatch, tmp_path):
+    """Every test runs in its own folder, with an input that is not a terminal."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+
+
+def run_json(capsys, *argv) -> dict:
+    assert main(["arena", *argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def without_timings(result: dict) -> dict:
+    for row in result["per_entry"]:
+        row.pop("seconds_per_move")
+    return result
+
+
+# ---- statistics
+
+@pytest.mark.parametrize("k, n, lo, hi", [
+    # Newcombe (1998), "Two-sided confidence intervals for the single proportion", table I, method 3
+    (81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718),
+    (5, 10, 0.2366, 0.7634), (10, 10, 0.7225, 1.0),
+])
+def test_wilson_interval_matches_published_values(k, n, lo, hi):
+    got = A.wilson(k, n)
+    assert got == pytest.approx((lo, hi), abs=5e-5)
+    assert A.wilson(0, 0) is None
+
+
+@pytest.mark.parametrize("df, q", [(1, 12.7062), (2, 4.3027), (3, 3.1824), (5, 2.5706), (10, 2.2281),
+                                   (30, 2.0423), (100, 1.9840), (1000, 1.9623)])
+def test_t_quantiles_match_the_tables(df, q):
+    assert A.t_quantile95(df) == pytest.approx(q, abs=1e-4)
+    assert 1 - A.t_inside(q, df) == pytest.approx(0.05, abs=1e-4)
+
+
+def test_t_p_values():
+    assert 1 - A.t_inside(2.0, 10) == pytest.approx(0.07339, abs=1e-5)
+    assert 1 - A.t_inside(1.0, 1) == pytest.approx(0.5)  # Cauchy: P(|T| > 1) = 1/2
+    assert 1 - A.t_inside(3.0, 7) == pytest.approx(0.01994, abs=1e-5)
+    assert A.t_inside(-2.0, 10) == A.t_inside(2.0, 10)
+
+
+def test_paired_t_test():
+    diffs = [0.5, 1.0, 0.0, 0.5] * 3  # mean 0.5, sd sqrt(1.5/11): t = 4.69 with 11 df, p = 0.00066
+    got = A.paired_test(diffs)
+    assert got["diff"] == 0.5 and got["significant"]
+    assert got["p"] == pytest.approx(0.00066, abs=1e-5)
+    half = 2.2010 * (1.5 / 11) ** 0.5 / 12 ** 0.5  # the t quantile for 11 df · s / sqrt(m)
+    assert got["ci"] == pytest.approx([0.5 - half, 0.5 + half], abs=1e-4)
+    # t = 1.732 with 11 df: between the tables' 1.363 (p 0.2) and 1.796 (p 0.1)
+    assert 0.1 < A.paired_test([0.5, 1.0, 0.0, 0.5, -0.5, 0.0] * 2)["p"] < 0.2
+    # Every deal one way: t is infinite, but five deals all going one way happen by chance 1 time in 16.
+    assert A.paired_test([1.0] * 5) == {"diff": 1.0, "ci": [1.0, 1.0], "p": 1 / 16, "significant": False}
+    assert A.paired_test([1.0] * 6)["p"] == 1 / 32 and A.paired_test([1.0] * 6)["significant"]
+    assert A.paired_test([1.0, 1.0, 0.5])["p"] == 1 / 4  # the t-test alone: p = 0.038
+    assert A.paired_test([0.0] * 5)["p"] == 1.0
+    assert A.paired_test([1.0]) == {"diff": 1.0, "ci": None, "p": None, "significant": False}
+
+
+def test_mean_interval_is_the_normal_approximation():
+    mean, (lo, hi) = A.mean_ci([1, 2, 3, 4])
+    half = 1.959964 * 1.2909944 / 2  # z · s / sqrt(n)
+    assert mean == 2.5 and (lo, hi) == pytest.approx((2.5 - half, 2.5 + half))
+    assert A.mean_ci([3]) == (3, None) and A.mean_ci([]) == (None, None)
+
+
+# ---- entries and the rotation
+
+def test_entry_names_number_a_repeated_spec():
+    assert A.entry_names(["greedy", "random", "greedy"]) == ["greedy #1", "random", "greedy #2"]
+    assert A.entry_names(["ismcts:200", "greedy"]) == ["ismcts:200", "greedy"]
+
+
+@pytest.mark.parametrize("k", [2, 3, 4])
+def test_every_entry_sits_in_every_position_once_a_deal_with_one_seed(k):
+    tasks = A.schedule(2 * k + 1, k, seed=10)
+    assert len(tasks) == 3 * k  # rounded up to whole deals
+    for deal in range(3):
+        block = tasks[deal * k:(deal + 1) * k]
+        assert {seed for _, _, seed in block} == {10 + deal}
+        seatings = [A.seating(k, r) for _, r, _ in block]
+        for e in range(k):
+            assert sorted(s.index(e) for s in seatings) == list(range(k))
+    assert A.seating(3, 0) == [0, 1, 2] and A.seating(3, 1) == [2, 0, 1]
+
+
+def test_the_arena_plays_the_rotations_it_schedules(monkeypatch, capsys):
+    played = []
+    real = A.play_timed
+
+    def spy(game, seed, specs, options):
+        played.append((seed, tuple(specs)))
+        return real(game, seed, specs, options)
+
+    monkeypatch.setattr(A, "play_timed", spy)
+    r = run_json(capsys, EIGHTS, "--seats", "random,greedy,greedy", "--games", "5", "--seed", "7", *SHORT)
+    assert r["games_asked"] == 5 and r["games"] == 6 and r["deals"] == 2 and r["seeds"] == [7, 8]
+    assert played == [(7, ("random", "greedy", "greedy")), (7, ("greedy", "random", "greedy")),
+                      (7, ("greedy", "greedy", "random")), (8, ("random", "greedy", "greedy")),
+                      (8, ("greedy", "random", "greedy")), (8, ("greedy", "greedy", "random"))]
+
+
+# ---- real runs
+
+def test_random_against_greedy_on_crazy_eights(capsys):
+    r = run_json(capsys, EIGHTS, "--seats", "random,greedy", "--games", "8", "--seed", "3", *SHORT)
+    assert r["game"] == "Crazy Eights" and r["players"] == 2 and r["entries"] == ["random", "greedy"]
+    assert r["games"] == 8 and r["deals"] == 4 and r["rotations"] == 2 and r["options"] == {"target": 30}
+    # Each game is `gamedsl play --seed S --seats ...`: replaying them gives the same wins per entry.
+    game = gamedsl.load_game(EIGHTS)
+    wins = {"random": [0, 0], "greedy": [0, 0]}  # per position
+    for deal in range(4):
+        for seats in (["random", "greedy"], ["greedy", "random"]):
+            state = play_bot_game(game, 2, 3 + deal, seats, {"target": 30})
+            for p, result in enumerate(state.results):
+                wins[seats[p]][p] += result == "win" and not state.limit_hit
+    for row in r["per_entry"]:
+        assert row["wins_by_position"] == wins[row["entry"]] and row["games"] == 8
+        assert row["wins"] == sum(row["wins_by_position"])
+        assert row["win_rate"] == row["wins"] / 8
+        assert row["win_rate_ci"] == pytest.approx(list(A.wilson(row["wins"], 8)))
+        assert 1 <= row["mean_place"] <= 2 and -1 <= row["mean_return"] <= 1
+        assert row["moves"] > 0 and row["seconds_per_move"] > 0
+    assert sum(row["wins"] for row in r["per_entry"]) == 8 - r["limit_hit"]  # one winner a game
+    (pair,) = r["pairs"]
+    assert (pair["a"], pair["b"]) == ("random", "greedy")
+    assert pair["win_rate"]["diff"] == pytest.approx(r["per_entry"][0]["win_rate"] - r["per_entry"][1]["win_rate"])
+    assert set(pair["mean_return"]) == {"diff", "ci", "p", "significant"}
+
+
+def test_the_same_seed_gives_the_same_figures(capsys):
+    argv = [EIGHTS, "--seats", "greedy,random", "--games", "4", "--seed", "11", *SHORT]
+    first, second = run_json(capsys, *argv), run_json(capsys, *argv)
+    assert without_timings(first) == without_timings(second)
+    other = run_json(capsys, EIGHTS, "--seats", "greedy,random", "--games", "4", "--seed", "12", *SHORT)
+    assert other["seeds"] == [12, 13]
+
+
+def test_a_repeated_bot_gives_two_entries_and_one_bot_fills_every_seat(capsys):
+    r = run_json(capsys, EIGHTS, "--seats", "random", "--players", "3", "--games", "3", *SHORT)
+    assert r["entries"] == ["random #1", "random #2", "random #3"] and r["seats"] == ["random"] * 3
+    assert [(p["a"], p["b"]) for p in r["pairs"]] == [("random #1", "random #2"), ("random #1", "random #3"),
+                                                     ("random #2", "random #3")]
+
+
+def test_the_table(capsys):
+    assert main(["arena", EIGHTS, "--seats", "random,greedy", "--games", "5", *SHORT]) == 0
+    out = capsys.readouterr().out
+    assert "Crazy Eights: 6 games (5 asked, rounded up to whole deals) = 3 deals × 2 seatings" in out
+    assert "win rate (95% CI)" in out and "random − greedy" in out and "paired t-test" in out
+    assert "reached the move limit" in out
+
+
+def test_progress_goes_to_a_terminal_on_stderr_and_the_results_to_stdout(monkeypatch, capsys):
+    from rich.console import Console
+
+    screen = io.StringIO()
+    monkeypatch.setattr(A, "stderr", lambda: Console(file=screen, force_terminal=True, width=100))
+    assert main(["arena", EIGHTS, "--seats", "random,greedy", "--games", "4", "--json", *SHORT]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 4
+    assert "arena" in screen.getvalue() and "4/4" in screen.getvalue()
+
+
+def test_a_game_at_its_move_limit_has_no_winner_and_no_place(tmp_path, capsys):
+    (tmp_path / "slow.game").write_text('''game "Slow"
+players 2
+limit 3 moves
+attribute rank: 1, 2, 3, 4, 5, 6
+cards rank
+zone deck: hidden, stack
+zone hand per player: owner
+zone table: public
+action lay (c in me.hand) { move c to table }
+setup { shuffle deck  deal 3 from deck to hand }
+round { for each p in players { turn p { choose lay } } }
+outcome { for each p in players { win p } }
+''', encoding="utf-8")
+    r = run_json(capsys, "slow.game", "--seats", "random,random", "--games", "2")
+    assert r["limit_hit"] == 2
+    for row in r["per_entry"]:
+        assert row["wins"] == 0 and row["mean_return"] == 0 and row["mean_place"] is None
+
+
+def test_worker_processes_give_the_same_figures():
+    game = gamedsl.load_game(EIGHTS)
+    one = A.arena(game, ["random", "greedy", "random"], 6, seed=4, options={"target": "30"})
+    two = A.arena(game, ["random", "greedy", "random"], 6, seed=4, options={"target": "30"}, jobs=2)
+    assert without_timings(one) == without_timings(two)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_failing_rule_names_the_game_to_replay(jobs, tmp_path, capsys):
+    (tmp_path / "dry.game").write_text(DRY, encoding="utf-8")
+    assert main(["arena", "dry.game", "--seats", "random,greedy", "--games", "4", "--jobs", jobs]) == 1
+    assert capsys.readouterr().err.splitlines() == DRY_ERROR[:3] + [
+        DRY_ERROR[3] + ", in deal 1, rotation 1 (seed 0, seats random,greedy)"]
+
+
+# ---- significance, on games made up for the purpose
+
+def made_up_games(wins_of_first: list[bool]) -> list[dict]:
+    """Two entries, a game each: the first entry wins the games marked True, the second the others."""
+    return [{"limit_hit": False, "position": [i % 2, (i + 1) % 2], "win": [w, not w], "return": [1.0 if w else -1.0, -1.0 if w else 1.0],
+             "place": [1 if w else 2, 2 if w else 1], "moves": [3, 3], "seconds": [0.3, 0.03]}
+            for i, w in enumerate(wins_of_first)]
+
+
+def summary(wins_of_first):
+    game = gamedsl.load_game(EIGHTS)
+    tasks = A.schedule(len(wins_of_first), 2, 0)
+    return A.summarize(game, ["ismcts", "random"], len(wins_of_first), 0, {}, tasks, made_up_games(wins_of_first))
+
+
+def test_a_clear_difference_is_significant():
+    r = summary([True, True, True, False] * 5)  # 15 of 20, and ahead in every deal pair of rotations
+    first, second = r["per_entry"]
+    assert first["better_than"] == ["random"] and second["worse_than"] == ["ismcts"]
+    assert first["seconds_per_move"] == pytest.approx(0.1)
+    assert r["pairs"][0]["win_rate"]["significant"] and r["pairs"][0]["win_rate"]["diff"] == 0.5
+    assert A._verdicts(r) == ["ismcts wins significantly more often than random"]
+
+
+def test_an_even_result_is_not_significant():
+    r = summary([True, False, False, True] * 5)
+    assert not r["pairs"][0]["win_rate"]["significant"] and r["per_entry"][0]["better_than"] == []
+    assert A._verdicts(r) == ["no difference in win rate is significant at 5%"]
+    assert A._verdicts(summary([True, False])) == [
+        "one deal only: the pairs have no interval and no test; play more games"]
+
+
+# ---- errors
+
+@pytest.mark.parametrize("argv, message", [
+    (["--seats", "random,alien", "--games", "4"], "'alien' is not a bot (the bots: random, greedy"),
+    (["--seats", "random,", "--games", "4"], "an empty seat in --seats"),
+    (["--seats", "random,human", "--games", "4"], "'human' is not a bot"),
+    (["--seats", "random,greedy", "--games", "0"], "expected a number from 1, not 0"),
+    (["--games", "4"], "the following arguments are required: --seats"),
+    (["--seats", "random,greedy"], "the following arguments are required: --games"),
+])
+def test_usage_errors_exit_2(argv, message, capsys):
+    assert main(["arena", EIGHTS, *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_a_spec_the_bots_refuse_is_a_usage_error(monkeypatch, capsys):
+    def make_bot(spec, seed):
+        if spec == "ismcts:0":
+            raise ValueError("the budget must be at least 1")
+        return RandomAgent(seed)
+
+    monkeypatch.setattr(A, "make_bot", make_bot)
+    assert main(["arena", EIGHTS, "--seats", "ismcts:0,random", "--games", "2"]) == 2
+    assert capsys.readouterr().err.strip() == ("gamedsl arena: error: bad bot 'ismcts:0': "
+                                               "the budget must be at least 1")
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([LAUS, "--seats", "random,greedy"], "Laus is for 3 to 4 players, not 2"),
+    ([EIGHTS, "--seats", "random,greedy", "--players", "3"], "2 seats given (random, greedy) for 3 players"),
+    ([EIGHTS, "--seats", "random,greedy", "--option", "nope=1"], "no option 'nope'"),
+    (["nowhere.game", "--seats", "random,greedy"], "nowhere.game: error: no such file"),
+])
+def test_errors_about_the_game_exit_1(argv, message, capsys):
+    assert main(["arena", *argv, "--games", "2"]) == 1
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_help(capsys):
+    assert main(["arena", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "usage: gamedsl arena" in out and "95%" in out and "95%%" not in out
