@@ -104,7 +104,8 @@ class Builtins:
         # max and min return the first of equal elements, as best and worst promise; none at all:
         # nobody (a player), no card (-1)
         none = "None" if elem == T.PLAYER else "-1"
-        return f"{helper}([{var} for {var} in {dcode}{cond}], key=lambda {var}: ({key}), default={none})", elem
+        items = f"[{var} for {var} in {dcode}{cond}]" if cond else dcode  # max/min take any iterable
+        return f"{helper}({items}, key=lambda {var}: ({key}), default={none})", elem
 
     def call_best(self, e, scope):
         return self._best(e, scope, "max")
