@@ -233,16 +233,18 @@ class FlowCompiler(Straight):
         if not inner.closed:
             self.jump(inner, join, span)
 
-    def loop(self, st, scope, out: Out, head_lines) -> Out:
-        """A loop that may wait: its head (a block) tests and binds, the body runs, then back to the head."""
+    def loop(self, st, scope, out: Out, head_lines, counted: bool = True) -> Out:
+        """A loop that may wait: its head (a block) tests and binds, the body runs, then back to the
+        head. Each turn of a loop that might never end is counted against the step budget."""
         head = self.new_block()
         after = self.c.module.fresh(self.unit.prefix)
         self.unit.blocks[after] = []
         self.jump(out, head.name, st.span)
         for text, span in head_lines(after):
             self.put(head, text, span)
-        self.put(head, "s.steps += 1", st.span)
-        self.put(head, f"if s.steps > {STEP_LIMIT}: s.count_step(0, True)", st.span)
+        if counted:
+            self.put(head, "s.steps += 1", st.span)
+            self.put(head, f"if s.steps > {STEP_LIMIT}: s.count_step(0, True)", st.span)
         self.unit.loops.append((st.span, "loop"))
         try:
             body = self.lower(st.body, scope, head)
@@ -275,7 +277,8 @@ class FlowCompiler(Straight):
         return self.loop(st, scope, out, lambda after: [(f"if {index} >= len({items}):", st.span),
                                                         (f"    return {after}", st.span),
                                                         (f"{slot} = {items}[{index}]", st.span),
-                                                        (f"{index} += 1", st.span)])
+                                                        (f"{index} += 1", st.span)],
+                         counted=False)  # a for-each ends: its items are fixed when it starts
 
     def low_callsteps(self, st: m.CallSteps, scope, out: Out) -> Out:
         """Steps that may wait: the arguments bound, then the steps' own statements, in this unit."""
