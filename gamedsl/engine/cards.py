@@ -3,7 +3,6 @@ and what the rules read of them (a mixin of State)."""
 from __future__ import annotations
 
 from ..errors import GameRuntimeError
-from ..language.program import MAX_SEATS
 from .runtime import next_version
 
 
@@ -171,11 +170,11 @@ class Cards:
     def _moved(self, card: int, src: int, dest: int):
         if self.arrivals is not None and dest in self.arrivals:
             self.arrivals[dest][card] += 1
-        for t in self.game.move_triggers(src, dest):
+        for t, binds in self.game.move_triggers(src, dest):
             env = [None] * t.nlocals
             env[0] = card
-            if not (_zone_matches(t.source, src, env) and _zone_matches(t.dest, dest, env)):
-                continue
+            for slot, player in binds:
+                env[slot] = player
             if t.cond is None or t.cond(self, env):
                 self.fired.append([t.entry, env, [], None, None])
 
@@ -259,15 +258,3 @@ def _from(seats: tuple, first: int) -> tuple:
         _ROTATIONS[key] = found
     return found
 
-
-def _zone_matches(pattern, zone: int, env: list) -> bool:
-    if pattern is None:
-        return True
-    base, per_player, slot = pattern
-    if not per_player:
-        return zone == base
-    if not base <= zone < base + MAX_SEATS:
-        return False
-    if slot is not None:
-        env[slot] = zone - base
-    return True

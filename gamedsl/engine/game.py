@@ -152,11 +152,13 @@ class Game(View):
         return act.domain_text
 
     def move_triggers(self, src: int, dest: int) -> tuple:
-        """The move triggers whose zones match a move from `src` to `dest` (worked out once per pair)."""
+        """The move triggers whose zones match a move from `src` to `dest`, each with the players its
+        zones bind ((local slot, player), ...): worked out once per pair of zone instances."""
         found = self._move_index.get((src, dest))
         if found is None:
             found = self._move_index[(src, dest)] = tuple(
-                t for t in self.prog.triggers.get("move", ()) if _may_match(t.source, src) and _may_match(t.dest, dest))
+                (t, _binds(t.source, src) + _binds(t.dest, dest)) for t in self.prog.triggers.get("move", ())
+                if _may_match(t.source, src) and _may_match(t.dest, dest))
         return found
 
     def zone_instance(self, zone: str, player: int | None = None) -> int:
@@ -352,6 +354,14 @@ def load_game(path) -> Game:
     except OSError as exc:
         raise GamedslError(f"{path}: cannot read: {exc.strerror}") from None
     return load_source(text, str(path))
+
+
+def _binds(pattern, zone: int) -> tuple:
+    """The player a trigger's per-player zone pattern (`p.hand`) binds for a zone instance it matches."""
+    if pattern is None:
+        return ()
+    base, per_player, slot = pattern
+    return ((slot, zone - base),) if per_player and slot is not None else ()
 
 
 def _may_match(pattern, zone: int) -> bool:
