@@ -5,12 +5,9 @@ docs/arena.md explains the design: the rotation, the statistics and the signific
 from __future__ import annotations
 
 import json
-import math
 import signal
-import statistics
 import sys
 import time
-from functools import lru_cache
 
 from rich.console import Console
 from rich.markup import escape
@@ -21,86 +18,10 @@ from ..engine import load_source
 from ..errors import GamedslError, GameRuntimeError
 from .console import load, say, stderr, stdout
 from .simulate import bot_seed, effective_options, players_and_seats
+from .stats import mean_ci, paired_test, wilson
 
-Z95 = statistics.NormalDist().inv_cdf(0.975)  # 1.95996...: the two-sided 95% quantile of the normal
-ALPHA = 0.05
 TEST = ("two-sided paired t-test at 5% over the deals (a deal's difference: its mean over its rotations); "
         "no correction for multiple pairs")
-
-
-# ---- statistics (plain Python: no scipy)
-
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float] | None:
-    """The Wilson score interval of a rate (95% by default); None without trials."""
-    if n == 0:
-        return None
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def mean_ci(values: list) -> tuple[float | None, tuple[float, float] | None]:
-    """The mean and its 95% interval by the normal approximation with the sample standard deviation."""
-    if not values:
-        return None, None
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return mean, None
-    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
-    return mean, (mean - half, mean + half)
-
-
-def t_inside(t: float, df: int) -> float:
-    """P(|T| <= t) for Student's t with `df` degrees of freedom (Abramowitz & Stegun 26.7.3-4)."""
-    theta = math.atan(abs(t) / math.sqrt(df))
-    c2 = math.cos(theta) ** 2
-    if df % 2 == 0:
-        term = total = 1.0
-        for j in range(2, df, 2):
-            term *= c2 * (j - 1) / j
-            total += term
-        return math.sin(theta) * total
-    series = 0.0
-    if df > 1:
-        term = series = 1.0
-        for j in range(3, df - 1, 2):
-            term *= c2 * (j - 1) / j
-            series += term
-        series *= math.sin(theta) * math.cos(theta)
-    return 2 / math.pi * (theta + series)
-
-
-@lru_cache(maxsize=None)
-def t_quantile95(df: int) -> float:
-    """The t with P(|T| <= t) = 0.95 for `df` degrees of freedom (12.706 for 1, tending to 1.960)."""
-    lo, hi = 0.0, 1000.0
-    for _ in range(100):  # bisection: t_inside grows with t
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if t_inside(mid, df) < 0.95 else (lo, mid)
-    return (lo + hi) / 2
-
-
-def paired_test(diffs: list) -> dict:
-    """A paired t-test of per-deal differences: the mean difference, its 95% interval and the p-value.
-
-    The p-value is never below 2^(1-m), what m deals all going one way give by chance: with few
-    deals, or when every deal gives the same difference (t infinite), the t-test alone is too sure.
-    """
-    m = len(diffs)
-    mean = statistics.fmean(diffs)
-    if m < 2:
-        return {"diff": mean, "ci": None, "p": None, "significant": False}
-    sd = statistics.stdev(diffs)
-    if sd == 0:
-        p, half = (1.0 if mean == 0 else 0.0), 0.0
-    else:
-        se = sd / math.sqrt(m)
-        p = 1.0 - t_inside(mean / se, m - 1)
-        half = t_quantile95(m - 1) * se
-    p = min(1.0, max(p, 2.0 ** (1 - m)))
-    return {"diff": mean, "ci": [mean - half, mean + half], "p": p, "significant": p < ALPHA}
-
 
 # ---- the entries and the rotation
 
