@@ -5,7 +5,6 @@ docs/arena.md explains the design: the rotation, the statistics and the signific
 from __future__ import annotations
 
 import json
-import signal
 import sys
 import time
 
@@ -19,6 +18,7 @@ from ..errors import GamedslError, GameRuntimeError
 from .console import load, say, stderr, stdout
 from .simulate import bot_seed, effective_options, players_and_seats
 from .stats import mean_ci, paired_test, wilson
+from .workers import run_tasks, with_progress
 
 TEST = ("two-sided paired t-test at 5% over the deals (a deal's difference: its mean over its rotations); "
         "no correction for multiple pairs")
@@ -130,42 +130,15 @@ def arena(game, specs: list[str], games: int, seed: int = 0, options: dict | Non
 
 def play_all(game, specs: list[str], options: dict, tasks: list, progress=None, jobs: int = 1) -> list[dict]:
     """Every game of the schedule, in its order: here, or in `jobs` worker processes."""
-    if jobs <= 1 or len(tasks) < 2:
-        played = []
-        for i, task in enumerate(tasks):
-            played.append(play_one(game, specs, options, task))
-            if progress is not None:
-                progress(i + 1)
-        return played
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    # "spawn", not "fork": the parent may run a progress thread, and a fork copies a thread's locks
-    pool = ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_start_worker, initargs=(game.text, game.prog.filename, specs, options))
-    try:
-        futures = [pool.submit(_play_in_worker, task) for task in tasks]
-        played = []
-        for future in futures:  # in schedule order, so the first failing game is the one reported
-            played.append(future.result())
-            if progress is not None:
-                progress(len(played))
-        return played
-    finally:
-        pool.shutdown(cancel_futures=True)
+    return run_tasks(_setup, (game.text, game.prog.filename, specs, options), _play_task, tasks, jobs, progress)
 
 
-_WORKER: tuple = ()  # in a worker process: (game, specs, options)
+def _setup(text: str, filename: str, specs: list[str], options: dict) -> tuple:
+    return load_source(text, filename), specs, options  # from the cache, like the parent's
 
 
-def _start_worker(text: str, filename: str, specs: list[str], options: dict):
-    global _WORKER
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: no trace per worker
-    _WORKER = (load_source(text, filename), specs, options)  # from the cache, like the parent's
-
-
-def _play_in_worker(task: tuple) -> dict:
-    game, specs, options = _WORKER
+def _play_task(context: tuple, task: tuple) -> dict:
+    game, specs, options = context
     return play_one(game, specs, options, task)
 
 
@@ -238,26 +211,13 @@ def cmd_arena(args) -> int:
     game = load(args.file)
     _, specs = players_and_seats(game, args.players, args.seats, None)
     t0 = time.perf_counter()
-    result = _with_progress(-(-args.games // len(specs)) * len(specs), lambda progress: arena(
-        game, specs, args.games, args.seed, dict(args.option), progress=progress, jobs=args.jobs))
+    result = with_progress("arena", -(-args.games // len(specs)) * len(specs), lambda progress: arena(
+        game, specs, args.games, args.seed, dict(args.option), progress=progress, jobs=args.jobs), stderr())
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         print_arena(stdout(), result, time.perf_counter() - t0)
     return 0
-
-
-def _with_progress(total: int, run):
-    """run(progress) with a rich progress bar on stderr when it is a terminal, else run(None)."""
-    err = stderr()
-    if not err.is_terminal:
-        return run(None)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(TextColumn("arena"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=True) as bar:
-        task = bar.add_task("games", total=total)
-        return run(lambda done: bar.update(task, completed=done))
 
 
 def _rate(value: float, ci) -> str:
