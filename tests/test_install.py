@@ -89,6 +89,15 @@ def test_arena_json(plain):
     assert r["games"] == 2 and r["entries"] == ["random", "greedy"]
 
 
+def test_analyze_json_and_the_report_extra(plain):
+    out = gamedsl(plain, "analyze", LAUS, "--games", "3", "--skill-games", "3", "--jobs", "2", "--json")
+    r = json.loads(out.stdout)
+    assert r["games"] == 3 and r["versions"][0]["metrics"]["length"]["moves"]["mean"] > 0
+    # The plain install has no matplotlib: the HTML report says which extra draws it, before any game.
+    out = gamedsl(plain, "analyze", LAUS, "--games", "3", "--out", "r.html", ok=(2,))
+    assert "pip install 'gamedsl[report]'" in out.stderr
+
+
 def test_test_a_scenario(plain):
     out = gamedsl(plain, "test", LAUS, ROOT / "tests" / "scenarios" / "laus" / "follow_suit.yaml")
     assert out.stdout.strip().endswith("checks)")
