@@ -179,6 +179,21 @@ def test_the_terminal_prints_the_headlines_and_the_comparison(capsys):
 
 # ---- how the games are run
 
+def test_progress_shows_games_rate_and_time_left_on_a_terminal_only(monkeypatch, capsys):
+    from rich.console import Console
+
+    screen = io.StringIO()
+    monkeypatch.setattr(C, "stderr", lambda: Console(file=screen, force_terminal=True, width=120))
+    rigged(capsys, "--games", "6", "--skill-games", "2")
+    shown = screen.getvalue()
+    assert "analyze" in shown and "8/8" in shown and "games/s" in shown and "ETA" in shown
+    screen.truncate(0)
+    monkeypatch.setattr(C, "stderr", lambda: Console(file=screen, force_terminal=False, width=120))
+    rigged(capsys, "--games", "6", "--skill-games", "2")
+    assert screen.getvalue() == ""
+
+
+
 def test_worker_processes_give_the_same_report(capsys):
     one = rigged(capsys, "--compare-option", "laps=1")
     two = rigged(capsys, "--compare-option", "laps=1", "--jobs", "2")
