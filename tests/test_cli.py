@@ -372,6 +372,21 @@ def test_simulate_json_is_reproducible(capsys):
     assert r["rounds"]["min"] >= 1
 
 
+def test_simulate_with_worker_processes_gives_the_same_figures(tmp_path, monkeypatch, capsys):
+    from rich.console import Console
+
+    from gamedsl.tools import simulate as S
+
+    argv = ["simulate", GAME, "--games", "5", "--seats", "greedy,random,random", "--track", "won", "--json", *SHORT]
+    assert main(argv) == 0
+    one = capsys.readouterr().out
+    screen = io.StringIO()
+    monkeypatch.setattr(S, "stderr", lambda: Console(file=screen, force_terminal=True, width=120))
+    assert main(argv + ["--jobs", "2"]) == 0
+    assert capsys.readouterr().out == one
+    assert "simulating" in screen.getvalue() and "5/5" in screen.getvalue() and "games/s" in screen.getvalue()
+
+
 def test_simulate_table_and_function(capsys):
     assert main(["simulate", GAME, "--games", "3", "--players", "4", "--seats", "random", *SHORT]) == 0
     out = capsys.readouterr().out
