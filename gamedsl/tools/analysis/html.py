@@ -12,7 +12,7 @@ _STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 70em; margin: 2em auto; padding: 0 1em; color: #222; }
 h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #ccc; margin-top: 2em; } h3 { margin-bottom: .3em; }
 table { border-collapse: collapse; margin: .5em 0 1em; } td, th { padding: .2em .8em; text-align: right; }
-td:first-child, th:first-child { text-align: left; } tr:nth-child(even) { background: #f5f5f5; }
+td:first-child, th:first-child, table.text td, table.text th { text-align: left; } tr:nth-child(even) { background: #f5f5f5; }
 .finding { background: #eef5ff; border-left: 4px solid #3870c0; padding: .4em .8em; margin: .4em 0; }
 .sig { font-weight: bold; color: #a03000; } .dim { color: #777; } code { font-size: .95em; }
 .plots { display: flex; flex-wrap: wrap; gap: 1em; } .plots svg { max-width: 100%; height: auto; }
@@ -91,11 +91,11 @@ def _coverage(cov: dict) -> str:
     out = [f"<h3>Coverage</h3><p>{len(cov['elements']) - len(never)} of {len(cov['elements'])} actions, triggers, "
            f"modifiers, steps and statements fired in at least one game; {len(never)} never did.</p>"]
     if rows:
-        out.append("<p>Never fired:</p>" + _table(["where", "kind", "name", "source"], rows, raw=True))
+        out.append("<p>Never fired:</p>" + _table(["where", "kind", "name", "source"], rows, raw=True, text=True))
     if rare:
         out.append("<p>Fired in fewer than 5% of games:</p>" + _table(["where", "kind", "source", "games"], [
             [f"<code>{escape(e['where'])}</code>", e["kind"], f"<code>{escape(e['text'][:80])}</code>", _pct(e["share"])]
-            for e in rare[:40]], raw=True))
+            for e in rare[:40]], raw=True, text=True))
     return "".join(out)
 
 
@@ -128,7 +128,7 @@ def _comparison_section(r: dict) -> str:
             out.append("<p>Rules that fire significantly more or less often:</p>" + _table(
                 ["where", "source", c["base"], c["other"]],
                 [[f"<code>{escape(ch['where'])}</code>", f"<code>{escape(ch['text'][:70])}</code>", _pct(ch["base"]),
-                  _pct(ch["other"])] for ch in c["coverage_changes"]], raw=True))
+                  _pct(ch["other"])] for ch in c["coverage_changes"]], raw=True, text=True))
     out.append("<p class=dim>Rates: two-proportion z-test; means: Welch's t-test; both two-sided at 5%.</p>")
     return "".join(out)
 
@@ -175,10 +175,11 @@ def _hist(values: list, xlabel: str, ylabel: str, bins=20) -> str:
 
 # ---- text
 
-def _table(header: list, rows: list, raw: bool = False) -> str:
+def _table(header: list, rows: list, raw: bool = False, text: bool = False) -> str:
+    """A table: numbers right-aligned after the first column, or every column left-aligned (`text`)."""
     head = "".join(f"<th>{escape(str(h))}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{c if raw else escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><tr>{head}</tr>{body}</table>"
+    return f"<table{' class=text' if text else ''}><tr>{head}</tr>{body}</table>"
 
 
 def _f(x) -> str:
