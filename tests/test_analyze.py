@@ -238,6 +238,8 @@ def test_the_python_api_matches_the_command(capsys):
     (["--out", "."], "that is a folder"),
     (["--bot", "genius"], "'genius' is not a bot"),
     (["--sweep", "laps=1,2", "--compare-option", "laps=1"], "give one of --sweep, --compare and --compare-option"),
+    (["--ray", "nonsense"], "'nonsense' is not a Ray address: give HOST:PORT, ray://HOST:PORT or auto"),
+    (["--ray", "127.0.0.1:1"], "cannot reach the Ray cluster at '127.0.0.1:1'"),
 ])
 def test_bad_arguments_exit_2_with_one_line_before_any_game(capsys, argv, message):
     assert main(["analyze", "rigged.game", "--games", "5", *argv]) == 2

@@ -21,8 +21,9 @@ from ..errors import GamedslError
 def run_tasks(setup: Callable, args: tuple, work: Callable, tasks: list, jobs: int = 1,
               progress: Callable | None = None, ray: str | None = None) -> list:
     """work(setup(*args), task) for every task, in order. `jobs` worker processes (1: here), or
-    the Ray cluster at `ray` ("auto": a local one, else an address; `jobs` actors, or one per CPU
-    of the cluster when jobs is 0). `progress(done)` is called as tasks finish."""
+    the Ray cluster at `ray` ("auto": the one running on this machine, else a new local one; or an
+    address; `jobs` actors, or one per CPU of the cluster when jobs is 0). Every node of a cluster
+    needs gamedsl installed: the workers import `setup` and `work` from it. `progress(done)` is called as tasks finish."""
     if ray is not None:
         return _on_ray(ray, setup, args, work, tasks, jobs, progress)
     if jobs <= 1 or len(tasks) < 2:
@@ -89,10 +90,16 @@ def _on_ray(address: str, setup: Callable, args: tuple, work: Callable, tasks: l
     except ModuleNotFoundError:
         raise GamedslError("--ray needs Ray, which is not installed: pip install 'gamedsl[ray]'") from None
     if not ray.is_initialized():
+        if address != "auto":
+            _reachable(address)
+        quiet = {"log_to_driver": False, "configure_logging": False}
         try:
-            ray.init(address=None if address == "auto" else address, log_to_driver=False,
-                     include_dashboard=False, configure_logging=False)
-        except (ConnectionError, RuntimeError, ValueError) as exc:
+            ray.init(address=address, **quiet)  # "auto": the cluster running on this machine, if any
+        except ConnectionError as exc:
+            if address != "auto":
+                raise GamedslError(f"cannot reach the Ray cluster at '{address}': {exc}") from None
+            ray.init(include_dashboard=False, **quiet)  # none runs: a local one, for this run
+        except (RuntimeError, ValueError) as exc:
             raise GamedslError(f"cannot reach the Ray cluster at '{address}': {exc}") from None
     cpus = int(ray.cluster_resources().get("CPU", 1))
     count = max(1, min(jobs or cpus, len(tasks)))
@@ -121,6 +128,30 @@ def _on_ray(address: str, setup: Callable, args: tuple, work: Callable, tasks: l
         for w in workers:
             ray.kill(w)
     return results
+
+
+def check_ray(address: str, timeout: float = 5.0):
+    """A GamedslError at once, in one line, when Ray is not installed or nothing answers at a Ray
+    address (HOST:PORT or ray://HOST:PORT; "auto" always does): Ray itself would wait for minutes,
+    logging as it goes."""
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is None:
+        raise GamedslError("--ray needs Ray, which is not installed: pip install 'gamedsl[ray]'")
+    if address != "auto":
+        _reachable(address, timeout)
+
+
+def _reachable(address: str, timeout: float):
+    import socket
+
+    host, _, port = address.partition("://")[2].rpartition(":") if "://" in address else address.rpartition(":")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except ValueError:
+        raise GamedslError(f"'{address}' is not a Ray address: give HOST:PORT, ray://HOST:PORT or auto") from None
+    except OSError as exc:
+        raise GamedslError(f"cannot reach the Ray cluster at '{address}': {exc.strerror or exc}") from None
 
 
 class RateColumn(ProgressColumn):

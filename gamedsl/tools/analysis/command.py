@@ -15,7 +15,7 @@ from ...bots import BOTS, make_bot
 from ...errors import GamedslError
 from ..console import load, say, stderr, stdout
 from ..simulate import effective_options, players_and_seats
-from ..workers import default_jobs, run_tasks, with_progress
+from ..workers import check_ray, default_jobs, run_tasks, with_progress
 from . import metrics as M
 from .observe import Context, setup, watch_task
 
@@ -134,6 +134,11 @@ def _plan(args, game) -> dict:
         raise
     except GamedslError as exc:  # an unknown option or a bad value
         raise UsageError(str(exc)) from None
+    if args.ray:
+        try:
+            check_ray(args.ray)
+        except GamedslError as exc:
+            raise UsageError(str(exc)) from None
     if args.out:
         _check_writable(args.out)
         if importlib.util.find_spec("matplotlib") is None:
