@@ -125,8 +125,9 @@ def coverage(records: list, elements) -> dict:
         for e in r["fired"]:
             counts[e] += 1
     rows = [{"kind": el.kind, "name": el.name, "where": el.where(elements.filename), "line": el.line,
-             "text": el.text, "games": c, "share": c / games if games else 0.0}
+             "column": el.column, "text": el.text, "games": c, "share": c / games if games else 0.0}
             for el, c in zip(elements.elements, counts)]
+    rows.sort(key=lambda row: (row["line"], row["column"]))  # in the file's order
     return {"elements": rows, "never": [row for row in rows if row["games"] == 0]}
 
 
