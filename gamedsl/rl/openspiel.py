@@ -84,11 +84,11 @@ class GamedslGame(pyspiel.Game):
     TYPE = game_type(NAME, "A gamedsl .game file", 1, MAX_SEATS, _DEFAULTS, loadable=False)
     DEFAULTS = _DEFAULTS
 
-    def __init__(self, params=None):
+    def __init__(self, params=None, dsl=None):
         params = {**self.DEFAULTS, **(params or {})}
-        if not params["path"]:
+        if dsl is None and not params["path"]:
             raise GamedslError("give the .game file: pyspiel.load_game('gamedsl', {'path': ...})")
-        self.dsl = game = dsl_game(params["path"])
+        self.dsl = game = dsl if dsl is not None else dsl_game(params["path"])
         self.players = int(params["players"]) or game.min_players
         self.options = game.check_options(parse_options(params["options"]))
         game.new_state(self.players, 0, self.options)  # a bad player count or option fails here, at once
@@ -103,8 +103,21 @@ class GamedslGame(pyspiel.Game):
                                 max_game_length=limit + 1)
         super().__init__(self.TYPE, info, params)
 
+    @classmethod
+    def of(cls, dsl, players: int, options: dict | None = None, **params) -> "GamedslGame":
+        """The OpenSpiel game of a gamedsl Game already loaded (not registered: made directly)."""
+        text = ";".join(f"{k}={v}" for k, v in (options or {}).items())
+        return cls({"path": dsl.prog.filename, "players": players, "options": text, **params}, dsl=dsl)
+
     def new_initial_state(self):
         return GamedslState(self)
+
+    def wrap(self, inner) -> "GamedslState":
+        """An OpenSpiel state around a copy of a gamedsl State of this game, its chance node past. The
+        seats' records of what they saw start from now: its information states know nothing earlier."""
+        state = GamedslState(self)
+        state.run.inner = inner.clone()
+        return state
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         """The observation (default) or, with perfect recall, the information state of a seat."""
