@@ -25,6 +25,8 @@ import numpy as np
 
 from ..language import types as T
 
+BOUND = 1e9  # no value of a vector goes past this, either way
+
 
 class Encoding:
     """The observation vector of one game at one player count: `encode(observation, player)`."""
@@ -77,6 +79,13 @@ class Encoding:
             if name == typ[6:]:
                 return list(values)
         return []
+
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """The least and greatest value of each place (for a Box space): numbers of the game's
+        variables may be negative; counts and one-hot places are not."""
+        low, high = np.zeros(self.size, np.float32), np.full(self.size, BOUND, np.float32)
+        self.views(low)["vars"][:] = -BOUND
+        return low, high
 
     def views(self, tensor: np.ndarray) -> dict:
         """The named, shaped parts of a flat vector (views into it, as OpenSpiel's observers give)."""
@@ -157,7 +166,7 @@ class Encoding:
 
     def _scalar(self, out: np.ndarray, typ: str, value, player: int):
         if typ in (T.NUM, T.BOOL):
-            out[0] = float(value or 0)
+            out[0] = min(max(float(value or 0), -BOUND), BOUND)
         elif typ == T.PLAYER:
             out[self.seat(value, player)] = 1
         elif typ == T.CARD:
