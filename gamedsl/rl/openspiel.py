@@ -54,13 +54,14 @@ def game_type(short_name: str, long_name: str, min_players: int, max_players: in
 
 
 def parse_options(text: str) -> dict:
-    """Options written `name=value;name=value` (a game string cannot hold commas in a value)."""
+    """Options written `name=value;name=value`, or `name:value;...` (a game string such as
+    "gamedsl_x(options=target:500)" can hold neither '=' nor ',' in a value)."""
     out = {}
     for part in filter(None, (p.strip() for p in text.split(";"))):
-        name, eq, value = part.partition("=")
-        if not eq:
-            raise GamedslError(f"an option is written name=value, not '{part}'")
-        out[name.strip()] = value.strip()
+        cut = min((k for k in (part.find("="), part.find(":")) if k >= 0), default=-1)
+        if cut < 0:
+            raise GamedslError(f"an option is written name=value or name:value, not '{part}'")
+        out[part[:cut].strip()] = part[cut + 1:].strip()
     return out
 
 
@@ -143,6 +144,7 @@ class _Run:
         self.trail: list = []
 
     def __deepcopy__(self, memo):
+        self.catch_up()  # once here, not once in every copy
         other = _Run.__new__(_Run)
         other.game = self.game
         other.inner = self.inner.clone() if self.inner is not None else None
