@@ -1,5 +1,6 @@
 """Every game as an OpenSpiel game (gamedsl/rl/openspiel.py): OpenSpiel's own checks and its ISMCTS bot."""
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -185,3 +186,13 @@ def test_gamedsl_runs_without_the_rl_extra_and_nothing_imports_it():
         if "rl" not in path.relative_to(ROOT / "gamedsl").parts:
             text = path.read_text(encoding="utf-8")
             assert "gamedsl.rl" not in text and ".rl import" not in text and "from .rl" not in text, path
+
+
+def test_the_examples_of_docs_rl_run(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) == 4
+    scope: dict = {}
+    for block in blocks:  # in order: each may use what the ones before it made
+        exec(compile(block, "docs/rl.md", "exec"), scope)
