@@ -235,10 +235,15 @@ class GamedslState(pyspiel.State):
         return other
 
     def __str__(self):
-        if self.inner is None:
+        """The whole state, every card where it lies (for debugging: no seat sees all this)."""
+        inner = self.inner
+        if inner is None:
             return "before the deal"
-        return json.dumps(self.inner.observation(self.current_player()) if not self.inner.is_terminal()
-                          else self.inner.observation(0), ensure_ascii=False)
+        game = inner.game
+        lines = [f"{game.zone_instance_name(k)}: {' '.join(game.card_name(c) for c in inner.z[k])}"
+                 for k in game.live_zones[inner.np] if inner.z[k]]
+        who = "the game is over" if inner.is_terminal() else f"{game.player_name(inner.current_player())} to move"
+        return "\n".join([*lines, f"after {inner.moves} moves, {who} (state {inner.digest()})"])
 
     # ---- what a seat has observed
     def observation_text(self, player: int) -> str:
