@@ -1,7 +1,7 @@
 """Any .game file as an OpenSpiel game, so OpenSpiel's algorithms and tests run on it.
 
-`pyspiel.load_game("gamedsl", {"path": "games/laus.game", "players": 4})` loads any file;
-`register(path)` registers one file under a name of its own ("gamedsl_laus"). The game starts
+`pyspiel.load_game("gamedsl", {"path": "path/to/my.game", "players": 4})` loads any file;
+`register(path)` registers one file under a name of its own ("gamedsl_my" for my.game). The game starts
 at a chance node whose outcome is the gamedsl seed (one of `seeds`, uniformly): every shuffle
 and deal follows from it, so after it the rules run with no further chance nodes. Reaction
 windows and races are ordinary decisions of the player `current_player()` names.

@@ -1,4 +1,4 @@
-"""Any .game file as a PettingZoo AEC environment: `env("games/laus.game", players=4)`.
+"""Any .game file as a PettingZoo AEC environment: `env("path/to/my.game", players=4)`.
 
 Agents are `player_0`, `player_1`... in seat order; the agent selected is the seat that must
 decide (a reaction window asks its seats one after another). An observation is a dict:
