@@ -70,6 +70,10 @@ def test_each_file_registers_under_its_name_with_players_and_options():
     name = openspiel.register(PATHS["laus"])
     assert name == "gamedsl_laus" and name in pyspiel.registered_names()
     assert openspiel.register(PATHS["laus"]) == name  # twice is harmless
+    with pytest.raises(GamedslError, match="OpenSpiel already has a game called 'gamedsl_laus'"):
+        openspiel.register(PATHS["lol"], name="gamedsl_laus")
+    with pytest.raises(GamedslError, match="already has a game called 'kuhn_poker'"):
+        openspiel.register(PATHS["lol"], name="kuhn_poker")
     assert pyspiel.load_game(name).num_players() == GAMES["laus"].min_players
     game = pyspiel.load_game(f"{name}(players=4,options=target:500)")
     assert game.num_players() == 4 and game.options == {"target": 500}
@@ -83,6 +87,7 @@ def test_each_file_registers_under_its_name_with_players_and_options():
     ({"options": "colour=5"}, "Laus has no option 'colour'"),
     ({"options": "target"}, "an option is written name=value or name:value, not 'target'"),
     ({"path": ""}, "give the .game file"),
+    ({"seeds": 0}, "1 seed at least, not 0"),
 ])
 def test_bad_parameters_are_gamedsl_errors(params, message):
     with pytest.raises(GamedslError, match=message):

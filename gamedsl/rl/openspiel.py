@@ -35,6 +35,7 @@ DEFAULT_SEEDS = 1000  # the chance node at the start picks one of this many seed
 NO_LIMIT_LENGTH = 100_000  # the longest game assumed for a game without `limit N moves`
 _DEFAULTS = {"path": "", "players": 0, "options": "", "seeds": DEFAULT_SEEDS, "max_moves": 0}
 _LOADED: dict = {}  # (path, modification time) -> gamedsl Game
+_REGISTERED: dict = {}  # the names register() gave -> the file of each
 
 
 def game_type(short_name: str, long_name: str, min_players: int, max_players: int, defaults: dict,
@@ -94,6 +95,8 @@ class GamedslGame(pyspiel.Game):
         self.options = game.check_options(parse_options(params["options"]))
         game.new_state(self.players, 0, self.options)  # a bad player count or option fails here, at once
         self.seeds = int(params["seeds"])
+        if self.seeds < 1:
+            raise GamedslError(f"the chance node picks from 1 seed at least, not {self.seeds}")
         self.encoding = Encoding(game, self.players)
         limit = game.prog.move_limit or NO_LIMIT_LENGTH
         self.max_moves = int(params["max_moves"])  # 0: the game's own limit
@@ -290,9 +293,13 @@ def register(path, name: str | None = None) -> str:
     `name` is given), its player counts those of the game; returns the name to load it by."""
     game = dsl_game(str(path))
     short = name or f"{NAME}_{Path(path).stem}"
-    if short in pyspiel.registered_names():
+    full = str(Path(path).resolve())
+    if _REGISTERED.get(short) == full:
         return short
-    defaults = {**_DEFAULTS, "path": str(Path(path).resolve()), "players": game.min_players}
+    if short in pyspiel.registered_names():
+        raise GamedslError(f"OpenSpiel already has a game called '{short}': register {path} under another name")
+    _REGISTERED[short] = full
+    defaults = {**_DEFAULTS, "path": full, "players": game.min_players}
     cls = type(f"Gamedsl_{Path(path).stem}", (GamedslGame,), {
         "TYPE": game_type(short, f"{game.name} (gamedsl)", game.min_players, game.max_players, defaults),
         "DEFAULTS": defaults})
