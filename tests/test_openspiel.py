@@ -139,6 +139,42 @@ def test_another_seats_hidden_choice_does_not_show_in_an_information_state():
     assert found > 0  # the check above did not pass for want of hidden choices
 
 
+def swapped(state, one: int, two: int):
+    """A copy of a gamedsl state with two cards trading places (and the decision worked out again)."""
+    other = state.clone()
+    z, loc = other.z, other.loc
+    i, j = z[loc[one]].index(one), z[loc[two]].index(two)
+    z[loc[one]][i], z[loc[two]][j] = two, one
+    loc[one], loc[two] = loc[two], loc[one]
+    other.refresh(window=False)
+    return other
+
+
+def test_a_seat_that_cannot_tell_two_states_apart_is_offered_the_same_move_ids():
+    """What ISMCTS relies on: equal information states, equal legal moves. Two copies of one card
+    trading places change no seat's view; their moves take ids by kind and zone, not by copy."""
+    compared = 0
+    for name in ("mad_king", "lol"):
+        dsl = GAMES[name]
+        game = openspiel.GamedslGame.of(dsl, 3)
+        twins = dsl.prog.twins
+        for seed in range(2):
+            rng = random.Random(seed)
+            state = dsl.new_state(3, seed)
+            while not state.is_terminal() and state.moves < 30:
+                me = state.current_player()
+                mine = {c for z in range(len(state.z)) if dsl.sees(state, z, me, False) for c in state.z[z]}
+                pairs = [(c, d) for c in mine for d in range(len(twins))
+                         if twins[d] == twins[c] and d != c and state.loc[d] != state.loc[c] and not state.known]
+                for c, d in pairs[:3]:
+                    one, two = game.wrap(state), game.wrap(swapped(state, c, d))
+                    if two.current_player() == me and one.information_state_string() == two.information_state_string():
+                        assert one.legal_actions() == two.legal_actions()
+                        compared += 1
+                state.apply_action(rng.choice(state.legal_actions()))
+    assert compared > 20
+
+
 def test_the_information_state_remembers_what_the_observation_forgets():
     game = openspiel.load(PATHS["mad_king"], players=2)
     one, two = played(game, 3, 0), played(game, 4, 0)

@@ -38,7 +38,8 @@ class OpenSpielISMCTS:
         evaluator = mcts.RandomRolloutEvaluator(self.rollouts, self.random)
         bot = ismcts.ISMCTSBot(game, evaluator, self.uct_c, self.simulations,
                                max_world_samples=self.max_world_samples, random_state=self.random)
-        return int(bot.step(game.wrap(state)))
+        wrapped = game.wrap(state)
+        return wrapped.moves()[int(bot.step(wrapped))]
 
     def openspiel_game(self, state) -> GamedslGame:
         """The OpenSpiel game of a gamedsl state's game, player count and options (made once)."""
