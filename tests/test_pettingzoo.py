@@ -7,8 +7,10 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import gamedsl
+from gamedsl.errors import IllegalAction
 from gamedsl.engine.knowledge import redeal
 from gamedsl.rl.encoding import Encoding
+from gamedsl.rl.moves import MoveIds
 from gamedsl.rl.pettingzoo import GamedslEnv, env
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,10 +34,24 @@ def test_pettingzoo_seed_test_passes(name, players):
     seed_test(lambda: env(GAMES[name], players, max_moves=MAX_MOVES), num_cycles=200)
 
 
+def test_an_action_off_the_mask_is_refused_with_the_reason():
+    e = GamedslEnv(GAMES["laus"], 3)
+    e.reset(seed=0)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalAction, match=r"is not legal now: the action mask holds the legal moves"):
+        e.step(illegal)
+
+
 def test_the_path_of_a_file_makes_an_environment_too():
     e = env(str(ROOT / "games" / "laus.game"), 4, options={"target": "500"})
     e.reset(seed=1)
     assert e.unwrapped.options == {"target": 500} and e.possible_agents == [f"player_{k}" for k in range(4)]
+
+
+def pick(e, rng) -> int:
+    """A legal action of the environment's seat to move, at random."""
+    return rng.choice(list(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])))
 
 
 def test_the_action_mask_is_the_legal_moves_of_the_seat_to_move():
@@ -51,11 +67,14 @@ def test_the_action_mask_is_the_legal_moves_of_the_seat_to_move():
                 continue
             state = e.state
             assert agent == f"player_{state.current_player()}"
-            assert list(np.flatnonzero(obs["action_mask"])) == sorted(state.legal_actions())
+            ids = MoveIds(e.game).legal(state)
+            assert list(np.flatnonzero(obs["action_mask"])) == sorted(ids)
+            assert sorted(ids.values()) == sorted(state.legal_actions())
+            assert all(e.game.action_to_string(a) == e.game.action_to_string(b) for a, b in ids.items())
             for other in e.agents:
                 if other != agent:
                     assert not e.observe(other)["action_mask"].any()
-            e.step(rng.choice(state.legal_actions()))
+            e.step(rng.choice(sorted(ids)))
 
 
 def test_the_observation_vector_does_not_change_when_hidden_cards_are_dealt_again():
@@ -102,7 +121,7 @@ def test_the_end_rewards_each_seat_its_return_and_a_move_limit_truncates():
     rng = random.Random(3)
     total = {a: 0.0 for a in e.possible_agents}
     while not e.state.is_terminal():
-        e.step(rng.choice(e.state.legal_actions()))
+        e.step(pick(e, rng))
         for agent, r in e.rewards.items():
             total[agent] += r
     assert [total[a] for a in e.possible_agents] == e.state.returns() != [0.0, 0.0]
@@ -110,7 +129,7 @@ def test_the_end_rewards_each_seat_its_return_and_a_move_limit_truncates():
     e = GamedslEnv(GAMES["lol"], 2, max_moves=20)
     e.reset(seed=3)
     while not e.state.is_terminal():
-        e.step(rng.choice(e.state.legal_actions()))
+        e.step(pick(e, rng))
     assert e.state.moves == 20 and all(e.truncations.values()) and not any(e.rewards.values())
 
 

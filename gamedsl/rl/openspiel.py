@@ -27,9 +27,9 @@ import pyspiel
 from ..engine.game import load_game as load_dsl
 from ..engine.knowledge import Redealer
 from ..errors import GamedslError
-from ..language import types as T
 from ..language.program import MAX_SEATS
 from .encoding import Encoding
+from .moves import MoveIds
 
 NAME = "gamedsl"
 DEFAULT_SEEDS = 1000  # the chance node at the start picks one of this many seeds
@@ -99,10 +99,7 @@ class GamedslGame(pyspiel.Game):
         if self.seeds < 1:
             raise GamedslError(f"the chance node picks from 1 seed at least, not {self.seeds}")
         self.encoding = Encoding(game, self.players)
-        twins = game.prog.twins
-        # per card kind (its first copy): its copies, in order (none if no two cards are alike)
-        self.copies = {} if not any(t != k for k, t in enumerate(twins)) else \
-            {kind: [c for c, t in enumerate(twins) if t == kind] for kind in set(twins)}
+        self.ids = MoveIds(game)
         limit = game.prog.move_limit or NO_LIMIT_LENGTH
         self.max_moves = int(params["max_moves"])  # 0: the game's own limit
         if 0 < self.max_moves < limit:
@@ -203,27 +200,8 @@ class GamedslState(pyspiel.State):
         return sorted(self.moves())
 
     def moves(self) -> dict:
-        """The legal moves, OpenSpiel's id -> gamedsl's. Copies of one card are told apart by where
-        they lie, not by which copy they are: the seat may not know which copy it holds, and two
-        worlds it cannot tell apart must offer it the same ids. So the move of a card takes the id
-        of its kind's first copy, or of the next copies when the kind is legal from several zones
-        (in the order of the zones)."""
-        game = self.run.game
-        legal = self.inner.legal_actions()
-        if not game.copies:
-            return {a: a for a in legal}
-        out, groups = {}, {}
-        decoded, loc = game.dsl.decoded, self.inner.loc
-        for a in legal:
-            act, arg = decoded[a]
-            if act.param_type == T.CARD:
-                groups.setdefault((act.first_id, game.dsl.prog.twins[arg]), []).append((loc[arg], a))
-            else:
-                out[a] = a
-        for (first, kind), found in groups.items():
-            for (_, a), copy in zip(sorted(found), game.copies[kind]):
-                out[first + copy] = a
-        return out
+        """The legal moves, OpenSpiel's id -> gamedsl's (moves.py: copies of a card by kind and zone)."""
+        return self.run.game.ids.legal(self.inner)
 
     def chance_outcomes(self):
         p = 1.0 / self.run.game.seeds

@@ -4,7 +4,8 @@ Agents are `player_0`, `player_1`... in seat order; the agent selected is the se
 decide (a reaction window asks its seats one after another). An observation is a dict:
 `observation`, the seat's observation vector (`Encoding`: what that seat sees, nothing else),
 and `action_mask`, 1 for each of the game's moves the seat may make now (all 0 for a seat not
-to move). The action space is every move id of the game. Rewards come at the end: the game's
+to move). The action space is every move id of the game; a card's move is named by its kind and
+zone, not by which copy it is (moves.py), as the seat sees it. Rewards come at the end: the game's
 returns (+1 a win, -1 a loss, 0 otherwise). A game stopped by its move limit (or by
 `max_moves`) is truncated, with no reward. `reset(seed=...)` makes the deal reproducible.
 """
@@ -19,7 +20,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from ..engine.game import Game, load_game
+from ..errors import IllegalAction
 from .encoding import Encoding
+from .moves import MoveIds
 
 
 class GamedslEnv(AECEnv):
@@ -37,6 +40,7 @@ class GamedslEnv(AECEnv):
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"gamedsl {game.name}"}
         self.encoding = Encoding(game, self.players)
+        self.ids = MoveIds(game)
         self.possible_agents = [f"player_{k}" for k in range(self.players)]
         self._seat = {agent: k for k, agent in enumerate(self.possible_agents)}
         low, high = self.encoding.bounds()
@@ -75,7 +79,11 @@ class GamedslEnv(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply_action(int(action))
+        legal = self.ids.legal(self.state)
+        if int(action) not in legal:
+            raise IllegalAction(f"'{self.game.action_to_string(int(action))}' (action {action}) is not legal now: "
+                                "the action mask holds the legal moves")
+        self.state.apply_action(legal[int(action)])
         self._clear_rewards()
         self._select()
         self._accumulate_rewards()
@@ -98,7 +106,7 @@ class GamedslEnv(AECEnv):
         player = self._seat[agent]
         mask = np.zeros(self.game.num_distinct_actions(), np.int8)
         if not self.state.is_terminal() and self.state.current_player() == player:
-            mask[self.state.legal_actions()] = 1
+            mask[list(self.ids.legal(self.state))] = 1
         return {"observation": self.encoding.encode(self.state.observation(player), player), "action_mask": mask}
 
     def render(self):
