@@ -34,6 +34,7 @@ class Encoding:
     def __init__(self, game, players: int):
         prog = game.prog
         self.game, self.players = game, players
+        self.seats = {game.player_name(k): k for k in range(players)}
         self.kinds = {name: k for k, name in enumerate(dict.fromkeys(prog.card_names))}
         self.backs = ({name: k for k, name in enumerate(dict.fromkeys(game._back_name(c)
                                                                         for c in range(prog.card_count())))}
@@ -100,7 +101,7 @@ class Encoding:
         """A player's name ("P2") as a seat relative to `player`; `players` for none."""
         if name is None:
             return self.players
-        return (int(name[1:]) - 1 - player) % self.players
+        return (self.seats[name] - player) % self.players
 
     def encode(self, obs: dict, player: int, out: np.ndarray | None = None) -> np.ndarray:
         """The vector of one seat's observation (written into `out` if given)."""
