@@ -1,4 +1,5 @@
 """Every game as an OpenSpiel game (gamedsl/rl/openspiel.py): OpenSpiel's own checks and its ISMCTS bot."""
+import pickle
 import random
 import re
 import subprocess
@@ -9,6 +10,7 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.tests import games_sim_test
 
 import gamedsl
 from gamedsl.bots import RandomAgent
@@ -37,13 +39,31 @@ def played(game, seed: int, moves: int):
 
 @pytest.mark.parametrize("name,players", CASES, ids=[f"{g}-{n}p" for g, n in CASES])
 def test_openspiel_random_simulations_pass_its_checks(name, players):
+    """OpenSpiel's C++ checks (random_sim_test, serialization included) and the Python ones its
+    test of every registered game runs (games_sim_test: clones, pickling, serialization)."""
     game = openspiel.load(PATHS[name], players=players, max_moves=SIM_MOVES)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    np.random.seed(players)  # sim_game draws its moves from numpy's global generator
+    games_sim_test.GamesSimTest().sim_game(game)
 
 
-def test_a_whole_game_passes_the_random_simulation_checks():
-    game = openspiel.load(PATHS["mad_king"], players=3)  # no move limit of ours: the game's own end
+@pytest.mark.parametrize("name", ["laus", "mad_king"])
+def test_whole_games_pass_the_random_simulation_checks(name):
+    game = openspiel.load(PATHS[name])  # no move limit of ours: each game to its own end
     pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+def test_a_state_pickles_and_serializes_as_its_actions_from_the_start():
+    game = openspiel.load(PATHS["lol"], players=3)
+    state = played(game, 2, 40)
+    again = pickle.loads(pickle.dumps(state))
+    assert str(again) == str(state) and again.history() == state.history()
+    assert again.information_state_string(1) == state.information_state_string(1)
+    _, copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(copy) == str(state)
+    wrapped = openspiel.GamedslGame.of(GAMES["lol"], 3).wrap(state.inner)
+    with pytest.raises(GamedslError, match="a state made by wrap"):
+        pickle.dumps(wrapped)
 
 
 def test_the_game_type_and_sizes_come_from_the_file():

@@ -123,6 +123,7 @@ class GamedslGame(pyspiel.Game):
         seats' records of what they saw start from now: its information states know nothing earlier."""
         state = GamedslState(self)
         state.run.inner = inner.clone()
+        state.run.actions = None
         return state
 
     def make_py_observer(self, iig_obs_type=None, params=None):
@@ -147,6 +148,31 @@ class _Run:
         self.last = [None] * n  # per seat: its observation text when last brought up to date
         self.memory = [None] * n
         self.trail: list = []
+        self.actions: list | None = []  # OpenSpiel's actions from the start (None: a wrapped state)
+
+    def apply(self, action: int):
+        """Apply one of OpenSpiel's actions: the chance node's seed, or a move by its id."""
+        g = self.game
+        if self.inner is None:
+            self.inner = inner = g.dsl.new_state(g.players, action, g.options)
+            if g.max_moves:  # stopped unfinished after that many moves, as by the game's own limit
+                inner.move_limit = min(inner.move_limit, g.max_moves)
+        else:
+            self.inner.apply_action(g.ids.legal(self.inner)[action])
+        self.trail.append(self.inner.clone())
+        if self.actions is not None:
+            self.actions.append(action)
+
+    def __getstate__(self):
+        """Pickled as the game and the actions from the start (OpenSpiel serializes a state so)."""
+        if self.actions is None:
+            raise GamedslError("a state made by wrap() has no history from the start: it cannot be pickled")
+        return {"game": str(self.game), "actions": self.actions}
+
+    def __setstate__(self, data):
+        self.__init__(pyspiel.load_game(data["game"]))
+        for action in data["actions"]:
+            self.apply(action)
 
     def __deepcopy__(self, memo):
         self.catch_up()  # once here, not once in every copy
@@ -156,6 +182,7 @@ class _Run:
         other.digests, other.last = self.digests[:], self.last[:]
         other.memory = self.memory[:]  # arrays never changed in place: shared
         other.trail = self.trail[:]
+        other.actions = None if self.actions is None else self.actions[:]
         return other
 
     def catch_up(self):
@@ -208,14 +235,7 @@ class GamedslState(pyspiel.State):
         return [(seed, p) for seed in range(self.run.game.seeds)]
 
     def _apply_action(self, action):
-        if self.inner is None:
-            g = self.run.game
-            self.run.inner = inner = g.dsl.new_state(g.players, int(action), g.options)
-            if g.max_moves:  # stopped unfinished after that many moves, as by the game's own limit
-                inner.move_limit = min(inner.move_limit, g.max_moves)
-        else:
-            self.run.inner.apply_action(self.moves()[int(action)])
-        self.run.trail.append(self.run.inner.clone())
+        self.run.apply(int(action))
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
