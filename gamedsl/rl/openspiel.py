@@ -123,6 +123,7 @@ class GamedslGame(pyspiel.Game):
         seats' records of what they saw start from now: its information states know nothing earlier."""
         state = GamedslState(self)
         state.run.inner = inner.clone()
+        state.run.start_from(state.run.inner)
         state.run.actions = None
         return state
 
@@ -143,11 +144,14 @@ class _Run:
         n = game.players
         # What each seat observed before its present observation: a digest of the sequence, and
         # per zone slot and card kind whether it ever saw such a card there. They are brought up to
-        # date only when asked (`catch_up`): `trail` holds the states since then (a rollout never asks).
+        # date only when asked (`catch_up`), by replaying the moves made since on a copy of `base`,
+        # the state they were last brought up to: a rollout, which never asks, pays nothing for them.
         self.digests = [""] * n
         self.last = [None] * n  # per seat: its observation text when last brought up to date
         self.memory = [None] * n
-        self.trail: list = []
+        self.base = None  # never changed once set (copies share it)
+        self.folded = False  # whether the seats' records hold what they see in `base`
+        self.todo: list = []  # gamedsl's moves made since `base`
         self.actions: list | None = []  # OpenSpiel's actions from the start (None: a wrapped state)
 
     def apply(self, action: int):
@@ -157,9 +161,11 @@ class _Run:
             self.inner = inner = g.dsl.new_state(g.players, action, g.options)
             if g.max_moves:  # stopped unfinished after that many moves, as by the game's own limit
                 inner.move_limit = min(inner.move_limit, g.max_moves)
+            self.start_from(inner)
         else:
-            self.inner.apply_action(g.ids.legal(self.inner)[action])
-        self.trail.append(self.inner.clone())
+            move = g.ids.legal(self.inner)[action]
+            self.inner.apply_action(move)
+            self.todo.append(move)
         if self.actions is not None:
             self.actions.append(action)
 
@@ -181,26 +187,42 @@ class _Run:
         other.inner = self.inner.clone() if self.inner is not None else None
         other.digests, other.last = self.digests[:], self.last[:]
         other.memory = self.memory[:]  # arrays never changed in place: shared
-        other.trail = self.trail[:]
+        other.base, other.folded, other.todo = self.base, self.folded, []
         other.actions = None if self.actions is None else self.actions[:]
         return other
 
+    def start_from(self, inner):
+        """Observe from `inner` on (after the chance node, a resample or a wrap)."""
+        self.base, self.todo = inner.clone(), []
+
     def catch_up(self):
-        """Fold the observations of the states since the last call into each seat's record."""
+        """Fold what each seat saw since the last call into its record: replay the moves since."""
+        if self.base is None:
+            return
+        if not self.folded:
+            self.fold(self.base)
+            self.folded = True
+        if self.todo:
+            state = self.base.clone()
+            for move in self.todo:
+                state.apply_action(move)
+                self.fold(state)
+            self.base, self.todo = state, []
+
+    def fold(self, state):
+        """Add what each seat sees in `state` to its record (if it saw a change)."""
         enc = self.game.encoding
-        for past in self.trail:
-            for p in range(self.game.players):
-                obs = past.observation(p)
-                text = json.dumps(obs, ensure_ascii=False)
-                if text == self.last[p]:
-                    continue  # nothing this seat could see happened
-                if self.last[p] is not None:
-                    self.digests[p] = hashlib.blake2b((self.digests[p] + self.last[p]).encode(),
-                                                      digest_size=12).hexdigest()
-                self.last[p] = text
-                cards = enc.views(enc.encode(obs, p))["cards"] > 0
-                self.memory[p] = cards if self.memory[p] is None else self.memory[p] | cards
-        self.trail = []
+        for p in range(self.game.players):
+            obs = state.observation(p)
+            text = json.dumps(obs, ensure_ascii=False)
+            if text == self.last[p]:
+                continue  # nothing this seat could see happened
+            if self.last[p] is not None:
+                self.digests[p] = hashlib.blake2b((self.digests[p] + self.last[p]).encode(),
+                                                  digest_size=12).hexdigest()
+            self.last[p] = text
+            cards = enc.views(enc.encode(obs, p))["cards"] > 0
+            self.memory[p] = cards if self.memory[p] is None else self.memory[p] | cards
 
 
 class GamedslState(pyspiel.State):
@@ -261,6 +283,7 @@ class GamedslState(pyspiel.State):
             world = self.inner.clone()
             world.reseed(rng.getrandbits(64))
         other.run.inner = world
+        other.run.start_from(world)  # (its seats' records so far: the real ones, caught up by clone())
         return other
 
     def __str__(self):
