@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 import pytest
+from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import ismcts, mcts
 from open_spiel.python.tests import games_sim_test
 
@@ -220,6 +221,17 @@ def test_openspiel_ismcts_plays_whole_games_through_the_adapter():
             else:
                 state.apply_action(int(rs.choice(state.legal_actions())))
         assert state.returns() == [1.0 if r == "win" else -1.0 for r in state.inner.results]
+
+
+def test_openspiels_rl_environment_plays_a_game_to_its_end():
+    game = openspiel.load(PATHS["laus"], players=3)
+    env = rl_environment.Environment(game, seed=0)  # it samples the chance node itself
+    rs, step = np.random.RandomState(0), env.reset()
+    assert env.observation_spec()["info_state"] == (game.information_state_tensor_size(),)
+    while not step.last():
+        player = step.observations["current_player"]
+        step = env.step([rs.choice(step.observations["legal_actions"][player])])
+    assert sorted(step.rewards) in ([-1.0, -1.0, 1.0], [-1.0, 1.0, 1.0])
 
 
 def test_the_openspiel_ismcts_bot_plays_a_gamedsl_game_at_a_seat():
