@@ -47,6 +47,7 @@ def test_the_path_of_a_file_makes_an_environment_too():
     e = env(str(ROOT / "games" / "laus.game"), 4, options={"target": "500"})
     e.reset(seed=1)
     assert e.unwrapped.options == {"target": 500} and e.possible_agents == [f"player_{k}" for k in range(4)]
+    assert GamedslEnv(GAMES["mad_king"]).metadata["name"] == "gamedsl_moods_of_the_mad_king"
 
 
 def pick(e, rng) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import gymnasium
 import numpy as np
@@ -38,7 +39,7 @@ class GamedslEnv(AECEnv):
         self.options = game.check_options(options or {})
         self.max_moves = max_moves
         self.render_mode = render_mode
-        self.metadata = {**self.metadata, "name": f"gamedsl {game.name}"}
+        self.metadata = {**self.metadata, "name": "gamedsl_" + "_".join(re.findall(r"\w+", game.name.lower()))}
         self.encoding = Encoding(game, self.players)
         self.ids = MoveIds(game)
         self.possible_agents = [f"player_{k}" for k in range(self.players)]
