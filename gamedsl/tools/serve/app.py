@@ -4,7 +4,9 @@
     GET  /api/game          the game: players, options, seat kinds
     POST /api/tables        create a table: {"players", "seats", "options", "seed"} -> its links
     GET  /api/tables        the tables (no links)
-    GET  /api/stats         moves played, and the time from a move received to every client told
+    GET  /api/stats         with --stats only: moves played, and the time from a move received to
+                            every client told (they count every move, a pass in a reaction window
+                            too: not for a playtest with secrets)
     GET  /t/TOKEN           the table page of a seat (or of a spectator)
     WS   /ws/TOKEN          the play: the server sends {"type": "state", ...} after every change;
                             the client sends {"type": "move", "move": N, "turn": T}
@@ -166,7 +168,7 @@ def build_app(server: Server) -> Starlette:
         return JSONResponse(server.game_info())
 
     async def tables(request: Request):
-        out = [{"table": tid, "moves": t.state.moves, "over": t.state.is_terminal(), "seats": t.seats,
+        out = [{"table": tid, "moves": t.state.moves - sum(t.state.passes), "over": t.state.is_terminal(), "seats": t.seats,
                 "stopped": t.stopped} for tid, t in server.tables.items()]
         out += [{"table": tid, "unavailable": why} for tid, why in server.unavailable.items()]
         return JSONResponse(out)
@@ -189,6 +191,8 @@ def build_app(server: Server) -> Starlette:
         return JSONResponse(made)
 
     async def stats(request: Request):
+        if not server.settings.stats:
+            return JSONResponse({"error": "start the server with --stats to measure it"}, status_code=404)
         return JSONResponse(server.stats())
 
     async def table_page(request: Request):
@@ -238,7 +242,7 @@ def build_app(server: Server) -> Starlette:
         if kind == "move":
             return await table.receive(conn.seat, message, received)
         if kind == "refresh":
-            conn.log_sent = 0
+            conn.log_sent, conn.last = 0, None
             async with table.lock:
                 await table.send(conn, table.frame(conn))
             return None
@@ -252,6 +256,7 @@ def build_app(server: Server) -> Starlette:
 
     routes = [
         Route("/", lobby),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/api/game", game_info),
         Route("/api/tables", tables, methods=["GET"]),
         Route("/api/tables", create, methods=["POST"]),

@@ -51,6 +51,10 @@ def register(sub, *_):
     p.add_argument("--window-seconds", type=_seconds, default=10.0, metavar="SECONDS",
                    help="how long a reaction window or race waits for a person; then they let it pass "
                         "(in a race: their first answer counts, at the deadline) (default 10)")
+    p.add_argument("--stats", action="store_true",
+                   help="serve /api/stats, the load figures (moves, time from a move received to every client "
+                        "told); they count every move, passes in reaction windows too: for a load test, not a "
+                        "playtest")
     p.set_defaults(func=cmd_serve)
 
 
@@ -68,7 +72,7 @@ def cmd_serve(args) -> int:
         sock.bind((args.host, args.port))
     except OSError as exc:
         raise CliError(f"gamedsl serve: error: cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
-    server = Server(args.file, args.data, Settings(args.bot_delay, args.window_seconds))
+    server = Server(args.file, args.data, Settings(args.bot_delay, args.window_seconds, args.stats))
     port = sock.getsockname()[1]
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"gamedsl serve: {server.game.name} at http://{host}:{port}/  (data: {args.data}; Ctrl-C stops)",

@@ -25,9 +25,10 @@ class Settings:
     """How tables play: the pause before a bot's move (so people can follow), and how long a
     reaction window or race waits for a person before answering for them."""
 
-    def __init__(self, bot_delay: float = 0.6, window_seconds: float = 10.0):
+    def __init__(self, bot_delay: float = 0.6, window_seconds: float = 10.0, stats: bool = False):
         self.bot_delay = bot_delay
         self.window_seconds = window_seconds
+        self.stats = stats  # serve /api/stats (the load figures)
 
 
 class Conn:
@@ -36,6 +37,7 @@ class Conn:
     def __init__(self, ws, seat: int):
         self.ws, self.seat = ws, seat
         self.log_sent = 0
+        self.last: dict | None = None  # the last frame sent (without its log): an unchanged one is not sent again
 
 
 class Table:
@@ -64,11 +66,16 @@ class Table:
         self.moves_applied = 0  # moves played since the server started (for the load figures)
 
     # ---- what is asked now
-    def turn(self) -> int:
-        """The decision being made now: a window's first move index, or the number of moves made.
-        A client sends it back with its move, so a move meant for a moment that has passed is refused."""
+    def turn(self, seat: int) -> int | None:
+        """The decision a seat is asked now, as the seat counts moves (the moves it knows of: the
+        others' letting a moment pass is not among them), or None. A client sends it back with its
+        move, so a move meant for a moment that has passed is refused."""
         s = self.state
-        return s.window_start if s.window is not None else s.moves
+        if s.window is not None:
+            return self.asked[seat][3] if seat in self.asked and not self.answered(seat) else None
+        if not s.is_terminal() and s.current_player() == seat:
+            return _known_moves(s, seat)
+        return None
 
     def _sync_window(self):
         """Notice a reaction window that opened: work out who is asked what, and start its clock."""
@@ -113,7 +120,7 @@ class Table:
         while s.window is not None and s.window_start == start and not s.is_terminal():
             p = s.current_player()
             legal = s.legal_actions()
-            out[p] = (self.game.display_order(legal), s.observation(p), s.clone())
+            out[p] = (self.game.display_order(legal), s.observation(p), s.clone(), _known_moves(s, p))
             if len(s.window[2]) <= 1:
                 break
             s.apply_action(self.no_reaction if self.no_reaction in legal else legal[0], 0.0)
@@ -130,7 +137,7 @@ class Table:
             async with self.lock:
                 if self.window_key != window or self.state.window is None:
                     return
-                for seat, (legal, _, _) in self.asked.items():
+                for seat, (legal, *_) in self.asked.items():
                     if self.agents[seat] is None and not self.answered(seat):
                         action = self.no_reaction if self.no_reaction in legal else legal[0]
                         self.buffer[seat] = (action, round(self.settings.window_seconds, 3))
@@ -170,7 +177,7 @@ class Table:
             return "the game is over"
         if seat == SPECTATOR:
             return "a spectator cannot play: open a seat's link to play"
-        if turn is not None and turn != self.turn():
+        if turn is not None and turn != self.turn(seat):
             return "the game has moved on since that move was chosen: it was not played"
         if s.window is not None:
             self._sync_window()
@@ -178,7 +185,7 @@ class Table:
                 return "it is not your move"
             if self.answered(seat):
                 return "you have already answered this moment"
-            legal, _, at = self.asked[seat]
+            legal, _, at, _ = self.asked[seat]
             if move not in legal:
                 return _why(at, move)
             return None
@@ -282,7 +289,7 @@ class Table:
         if seat == SPECTATOR:
             view = public_view(s)
         elif s.window is not None and seat in self.asked and not self.answered(seat):
-            legal, view, _ = self.asked[seat]
+            legal, view, *_ = self.asked[seat]
             left = self.settings.window_seconds - (time.monotonic() - self.window_opened)
             window = {"kind": s.window[0], "left": round(max(0.0, left), 2), "total": self.settings.window_seconds}
         else:
@@ -294,15 +301,18 @@ class Table:
         log = self.logs.setdefault(seat, SeatLog(seat))
         log.update(s)
         entries = log.entries[conn.log_sent:]
-        frame = {"type": "state", "table": self.id, "game": game.name, "turn": self.turn(),
+        frame = {"type": "state", "table": self.id, "game": game.name, "turn": self.turn(seat),
                  "seat": None if seat == SPECTATOR else game.player_name(seat),
                  "seats": [{"name": game.player_name(k), "kind": kind,
                             "online": any(c.seat == k for c in self.conns)} for k, kind in enumerate(self.seats)],
                  "view": view, "legal": [{"move": a, "text": game.action_to_string(a)} for a in legal],
                  "window": window, "answered": seat in self.asked and self.answered(seat),
-                 "log_from": conn.log_sent, "log": entries, "over": s.is_terminal(), "stopped": self.stopped}
+                 "over": s.is_terminal(), "stopped": self.stopped}
+        same = frame == conn.last and not entries
+        conn.last = dict(frame)
+        frame["log_from"], frame["log"] = conn.log_sent, entries
         conn.log_sent += len(entries)
-        return frame
+        return None if same else frame
 
     async def send(self, conn: Conn, frame: dict):
         try:
@@ -311,8 +321,10 @@ class Table:
             self.conns.discard(conn)
 
     async def broadcast(self):
+        """Tell every client what changed for it (a client whose view did not change is sent nothing:
+        even the number of frames tells nothing it may not know)."""
         frames = [(c, self.frame(c)) for c in list(self.conns)]
-        await asyncio.gather(*(self.send(c, f) for c, f in frames))
+        await asyncio.gather(*(self.send(c, f) for c, f in frames if f is not None))
 
     async def join(self, conn: Conn):
         async with self.lock:
@@ -324,6 +336,11 @@ class Table:
         async with self.lock:
             self.conns.discard(conn)
             await self.broadcast()
+
+
+def _known_moves(state, seat: int) -> int:
+    """The moves a seat knows of (its observation's "move"): the others' passes are not counted."""
+    return state.moves - sum(state.passes) + state.passes[seat]
 
 
 def _why(state, move: int) -> str:

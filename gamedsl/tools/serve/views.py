@@ -99,7 +99,7 @@ class SeatLog:
             who = state.card_moves[k - state.hbase][0]
             if state.history[k - state.hbase] == no_reaction and who != self.viewer:
                 continue  # letting a moment pass is seen by nobody else
-            events.append(((k + 1, 0), {"n": k + 1, "who": game.player_name(who), "you": who == self.viewer,
+            events.append(((k + 1, 0), {"who": game.player_name(who), "you": who == self.viewer,
                                         "text": move_seen(state, k, self.viewer)}))
         self.moves_done = max(self.moves_done, settled)
         said = state.log

@@ -161,7 +161,7 @@ function addLog(entries, from) {
   if (from === 0) { log.replaceChildren(); logCount = 0; }
   for (const e of entries) {
     const d = el("div", e.said !== undefined ? "said" : (e.you ? "you" : ""));
-    d.textContent = e.said !== undefined ? `${e.who}: ${e.said}` : `${e.n}. ${e.who}${e.you ? " (you)" : ""}: ${e.text}`;
+    d.textContent = e.said !== undefined ? `${e.who}: ${e.said}` : `${e.who}${e.you ? " (you)" : ""}: ${e.text}`;
     log.append(d);
     logCount++;
   }
