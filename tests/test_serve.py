@@ -1,0 +1,247 @@
+"""`gamedsl serve` over real WebSockets: whole games logged as `gamedsl play` logs them, per-seat
+secrecy (every frame one seat is sent, checked against what it may see), bad input, and a table
+that survives kill -9. The browser tests are in test_serve_browser.py, the load in test_serve_load.py."""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+
+import httpx
+import pytest
+import websockets
+
+import gamedsl
+from gamedsl.tools.cli import main
+from serve_helpers import GAMES, Player, Served, create_table, log_lines, log_of, play_all, random_policy, ws_url
+
+LOL = GAMES / "lol.game"
+LAUS = GAMES / "laus.game"
+
+
+def test_a_whole_game_is_played_and_logged_as_gamedsl_play_logs_it(tmp_path, capsys):
+    with Served(LAUS, tmp_path / "data") as server:
+        table = create_table(server.url, 3, ["human", "random", "human"], {"target": "150"}, seed=4)
+        assert [s["link"] is not None for s in table["seats"]] == [True, False, True]
+        players = [Player(server.url, table["seats"][k]["link"], random_policy(k)) for k in (0, 2)]
+        spectator = Player(server.url, table["spectator"], lambda f: None)
+
+        async def run():
+            watch = asyncio.ensure_future(spectator.play())
+            await play_all(players)
+            await asyncio.wait_for(watch, 10)
+        asyncio.run(run())
+        assert players[0].errors == players[1].errors == spectator.errors == []
+        last = players[0].frames[-1]
+        assert last["over"] and set(last["view"]["results"]) == {"P1", "P2", "P3"}
+        assert spectator.frames[-1]["view"]["results"] == last["view"]["results"]
+        assert all(not f["legal"] for f in spectator.frames)
+    log = log_of(tmp_path / "data", table["table"])
+    lines = log_lines(log)
+    assert lines[0]["type"] == "start" and lines[0]["seats"] == ["human", "random", "human"]
+    assert lines[0]["seed"] == 4 and lines[0]["options"] == {"target": 150} and lines[-1]["type"] == "end"
+    capsys.readouterr()
+    assert main(["replay", str(log)]) == 0
+    assert "same final state" in capsys.readouterr().out
+
+
+# ---- secrecy
+
+def _strings(x):
+    if isinstance(x, str):
+        yield x
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            yield from _strings(k)
+            yield from _strings(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from _strings(v)
+
+
+def _card_finder(game):
+    names = sorted(set(game.prog.card_names), key=len, reverse=True)
+    pattern = re.compile("|".join(rf"(?<![\w+]){re.escape(n)}(?!\w)" for n in names))
+    return lambda obj: {m for s in _strings(obj) for m in pattern.findall(s)}
+
+
+def test_a_seat_is_sent_no_card_it_may_not_see(tmp_path):
+    """Every frame sent to P1 during a whole LOL game (two people, one bot; jump-ins, «ЛОЛ!» calls and
+    races on the way): each card named in it was in P1's own observation by then."""
+    with Served(LOL, tmp_path / "data", "--window-seconds", "30") as server:
+        table = create_table(server.url, 3, ["human", "human", "greedy"], {"mode": "blitz"}, seed=11)
+        players = [Player(server.url, table["seats"][k]["link"], random_policy(10 + k)) for k in (0, 1)]
+        asyncio.run(play_all(players, timeout=150))
+        assert players[0].errors == players[1].errors == []
+    game = gamedsl.load_game(LOL)
+    cards_in = _card_finder(game)
+    data = log_lines(log_of(tmp_path / "data", table["table"]))
+    moves = [m for m in data if m["type"] == "move"]
+    assert data[-1]["type"] == "end" and len(moves) > 50
+    # Replay the log: what P1 has been shown up to each moment, by P1's own count of moves.
+    state = game.new_state(players=3, seed=data[0]["seed"], options=data[0]["options"])
+    seen, upto, hidden_from_p1 = set(), {}, set()
+    for i in range(len(moves) + 1):
+        seen |= cards_in(state.observation(0))
+        known = state.moves - sum(state.passes) + state.passes[0]
+        upto[known] = set(seen)
+        for p in (1, 2):
+            hidden_from_p1 |= {game.card_name(c) for c in state.z[game.zone_instance("hand", p)]} - seen
+        if i < len(moves):
+            state.apply_action(moves[i]["action"], moves[i].get("time"))
+    assert hidden_from_p1, "the others held cards P1 never saw: the check below means something"
+    frames = [json.loads(r) for r in players[0].raw]
+    assert len(frames) > 20
+    events = {m["text"].split(" ", 1)[0] for m in moves}
+    assert {"jump", "ЛОЛ!", "cover"} & events  # the real-time moves were played
+    for frame in frames:
+        named = cards_in(frame)
+        allowed = upto[frame["view"]["move"]]
+        assert named <= allowed, f"P1 was sent {named - allowed} at its move {frame['view']['move']}"
+
+
+# ---- bad input
+
+async def _bad_input(server, table):
+    p1, p2 = table["seats"][0]["link"], table["seats"][1]["link"]
+    async with websockets.connect(ws_url(server.url, p1)) as a, websockets.connect(ws_url(server.url, p2)) as b:
+        fa, fb = await _latest(a), await _latest(b)
+        mover, waiter = (a, b) if fa["legal"] else (b, a)
+        fm, fw = (fa, fb) if fa["legal"] else (fb, fa)
+        assert fm["legal"] and not fw["legal"]
+        replies = {}
+        for name, sock, text in [
+            ("not json", mover, "{move: 3"),
+            ("too long", mover, json.dumps({"type": "move", "move": 1, "pad": "x" * 5000})),
+            ("not an object", mover, "[1, 2]"),
+            ("unknown type", mover, json.dumps({"type": "shuffle"})),
+            ("no move", mover, json.dumps({"type": "move", "move": "play"})),
+            ("illegal", mover, json.dumps({"type": "move", "move": 10**6, "turn": fm["turn"]})),
+            ("not offered", mover, json.dumps({"type": "move", "move": _not_legal(fm), "turn": fm["turn"]})),
+            ("stale", mover, json.dumps({"type": "move", "move": fm["legal"][0]["move"], "turn": fm["turn"] - 1})),
+            ("out of turn", waiter, json.dumps({"type": "move", "move": fm["legal"][0]["move"]})),
+            ("another seat's token", waiter, json.dumps({"type": "move", "move": fm["legal"][0]["move"],
+                                                         "token": (p1 if waiter is b else p2).rsplit("/", 1)[1]})),
+        ]:
+            await sock.send(text)
+            reply = json.loads(await asyncio.wait_for(sock.recv(), 5))
+            assert reply["type"] == "error", (name, reply)
+            replies[name] = reply["message"]
+        # nobody else was told anything: the other socket has no frame waiting
+        for sock in (a, b):
+            with pytest.raises(asyncio.TimeoutError):
+                await asyncio.wait_for(sock.recv(), 0.3)
+        # and the game goes on: the right move by the right seat is played
+        await mover.send(json.dumps({"type": "move", "move": fm["legal"][0]["move"], "turn": fm["turn"]}))
+        after = json.loads(await asyncio.wait_for(mover.recv(), 5))
+        assert after["type"] == "state" and after["turn"] != fm["turn"]
+        return replies
+
+
+async def _latest(ws) -> dict:
+    """The last frame a socket was sent, once the frames stop coming (the others joining send some)."""
+    frame = json.loads(await ws.recv())
+    while True:
+        try:
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 0.4))
+        except asyncio.TimeoutError:
+            return frame
+
+
+def _not_legal(frame) -> int:
+    legal = {m["move"] for m in frame["legal"]}
+    return next(a for a in range(1000) if a not in legal)
+
+
+def test_bad_input_is_answered_to_its_sender_only_and_changes_nothing(tmp_path):
+    with Served(LAUS, tmp_path / "data") as server:
+        table = create_table(server.url, 3, ["human", "human", "random"], {"target": "150"}, seed=2)
+        log = log_of(tmp_path / "data", table["table"])
+        before = len(log_lines(log))
+        replies = asyncio.run(_bad_input(server, table))
+        assert replies["not json"].startswith("the message is not JSON")
+        assert replies["too long"].startswith("the message is too long (50")
+        assert replies["not an object"] == "the message should be a JSON object"
+        assert replies["unknown type"].startswith('unknown message type "shuffle"')
+        assert replies["no move"].startswith("a move is sent as")
+        assert replies["illegal"] == "there is no move number 1000000"
+        assert "is not" in replies["not offered"]
+        assert replies["stale"] == "the game has moved on since that move was chosen: it was not played"
+        assert replies["out of turn"].startswith("it is not your move: P")
+        assert replies["another seat's token"].startswith("this connection plays with the link it was opened with")
+        lines = log_lines(log)
+        assert len(lines) >= before + 1 and lines[before]["type"] == "move"  # only the good move (and bots after)
+
+        async def strangers():
+            async with websockets.connect(server.url.replace("http", "ws") + "/ws/not-a-token") as ws:
+                reply = json.loads(await ws.recv())
+                assert reply["type"] == "error" and reply["fatal"]
+                assert reply["message"].startswith("this link opens no seat of any table")
+            async with websockets.connect(ws_url(server.url, table["spectator"])) as ws:
+                frame = json.loads(await ws.recv())
+                assert frame["seat"] is None and frame["legal"] == []
+                await ws.send(json.dumps({"type": "move", "move": 0}))
+                reply = json.loads(await ws.recv())
+                assert reply["message"].startswith("a spectator cannot play")
+        asyncio.run(strangers())
+        assert httpx.get(server.url + "/t/not-a-token").status_code == 404
+        assert httpx.get(server.url + table["seats"][0]["link"]).status_code == 200
+        bad = httpx.post(server.url + "/api/tables", json={"players": 7, "seats": ["human"] * 7})
+        assert bad.status_code == 400 and bad.json()["error"] == "Laus is for 3 to 4 players, not 7"
+        bad = httpx.post(server.url + "/api/tables", json={"players": 3, "seats": ["human"] * 3,
+                                                           "options": {"tagret": 5}})
+        assert bad.status_code == 400 and "has no option 'tagret'" in bad.json()["error"]
+        assert httpx.get(server.url + "/api/stats").status_code == 404  # only with --stats
+        assert server.url.startswith("http://127.0.0.1:")  # this machine only, unless --host says otherwise
+
+
+# ---- nothing lost
+
+def test_after_kill_9_every_table_resumes_and_its_links_still_work(tmp_path):
+    data = tmp_path / "data"
+    server = Served(LOL, data, "--window-seconds", "30").start()
+    try:
+        table = create_table(server.url, 3, ["human", "human", "random"], {"mode": "blitz"}, seed=5)
+        other = create_table(server.url, 3, ["human", "random", "random"], {"mode": "blitz"}, seed=6)
+        players = [Player(server.url, table["seats"][k]["link"], random_policy(k)) for k in (0, 1)]
+        with pytest.raises(asyncio.TimeoutError):  # play for a while, then the server dies mid-game
+            asyncio.run(play_all(players, timeout=2))
+    finally:
+        server.kill()
+    lines = log_lines(log_of(data, table["table"]))
+    assert len(lines) >= 50 and lines[-1]["type"] == "move"
+    game = gamedsl.load_game(LOL)
+    state = game.new_state(players=3, seed=5, options=lines[0]["options"])
+    for m in lines[1:]:
+        state.apply_action(m["action"], m.get("time"))
+    expected = state.observation(0)
+    with Served(LOL, data, "--window-seconds", "30") as server:
+        listed = {t["table"]: t for t in httpx.get(server.url + "/api/tables").json()}
+        assert set(listed) == {table["table"], other["table"]}
+        again = [Player(server.url, table["seats"][k]["link"], random_policy(k)) for k in (0, 1)]
+        watcher = Player(server.url, table["spectator"], lambda f: None)
+
+        async def run():
+            watch = asyncio.ensure_future(watcher.play())
+            try:
+                await play_all(again, timeout=3)
+            except asyncio.TimeoutError:
+                pass
+            watch.cancel()
+        asyncio.run(run())
+        first = again[0].frames[0]
+        # the reconnected page gets the state where it was, and the whole log
+        assert first["log_from"] == 0 and first["view"]["zones"] == expected["zones"]
+        assert first["view"]["vars"] == expected["vars"] and len(first["log"]) >= 20
+        assert again[0].errors == again[1].errors == [] and len(again[0].frames) > 10
+        seen = watcher.frames[0]["view"]
+        assert seen["player"] is None and all(isinstance(h, dict) for h in seen["zones"]["hand"].values())
+        # the other table is where it was too: its seat's link shows its first decision
+        waiting = Player(server.url, other["seats"][0]["link"], lambda f: None)
+        with pytest.raises(asyncio.TimeoutError):
+            asyncio.run(play_all([waiting], timeout=1))
+        assert waiting.frames[0]["legal"] and waiting.errors == []
+    lines = log_lines(log_of(data, table["table"]))
+    assert len(lines) > len(state.history) + 1 and [m["n"] for m in lines[1:] if m["type"] == "move"] \
+        == list(range(1, len([m for m in lines if m["type"] == "move"]) + 1))
+    assert main(["replay", str(log_of(data, table["table"]))]) == 0
