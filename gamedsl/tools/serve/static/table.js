@@ -168,7 +168,9 @@ function addLog(entries, from) {
   if (entries.length) log.scrollTop = log.scrollHeight;
 }
 
+window.gamedslErrors = [];  // every error the server sent this page (read by the browser tests)
 function showError(text) {
+  window.gamedslErrors.push(text);
   const e = $("error");
   e.textContent = text; e.style.display = "block";
   clearTimeout(showError.t); showError.t = setTimeout(() => { e.style.display = "none"; }, 4000);
