@@ -32,10 +32,10 @@ from ...bots import BOTS, make_bot
 from ...errors import GamedslError
 from ...version import __version__
 from ..console import load
-from ..logfile import LogError, LogWriter, file_sha256, read_log, replay_moves, rewrite
+from ..logfile import LogError, file_sha256, read_log, replay_moves, rewrite
 from ..simulate import bot_seed, effective_options
 from .store import Store, new_table_id
-from .table import MAX_FRAME, Conn, Settings, Table, log_path
+from .table import MAX_FRAME, Conn, GroupLog, Settings, Table, log_path
 
 SEAT_KINDS = ("human",) + tuple(BOTS)
 STATIC = resources.files("gamedsl.tools.serve") / "static"
@@ -79,8 +79,9 @@ class Server:
         state = game.new_state(players=players, seed=seed, options=options)
         table_id = new_table_id()
         path = log_path(self.data, table_id)
-        writer = LogWriter(path, new=True)  # the log first: a table in the store always has one
+        writer = GroupLog(path, new=True)  # the log first: a table in the store always has one
         writer.start(str(self.game_file), self.sha, players, seed, options, seats, __version__)
+        writer.commit()
         tokens, spectator = self.store.create_table(table_id, self.sha, players, seed, options, seats, str(path))
         table = Table(table_id, game, state, seats, self._agents(seats, seed), writer, self.store, self.settings,
                       self.metrics)
@@ -121,7 +122,7 @@ class Server:
             rewrite(data)
         writer = None
         if data.end is None:
-            writer = LogWriter(row["log"], new=False)
+            writer = GroupLog(row["log"], new=False)
             if state.is_terminal():  # stopped between the last move and the end line
                 writer.end(state)
                 writer.close()

@@ -91,6 +91,7 @@ def serve(server, sock):
     from .app import build_app
 
     config = uvicorn.Config(build_app(server), log_level="warning", ws_max_size=1 << 20, lifespan="on",
+                            ws_per_message_deflate=False,  # small frames: compressing costs more than it saves
                             ws_ping_interval=20, ws_ping_timeout=20)
     try:
         uvicorn.Server(config).run(sockets=[sock])

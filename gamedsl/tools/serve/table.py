@@ -11,14 +11,38 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import time
 from pathlib import Path
 
 from ...errors import GamedslError, IllegalAction
-from ..logfile import LogWriter
+from ..logfile import LogWriter, _dump
 from .views import SPECTATOR, SeatLog, public_view
 
 MAX_FRAME = 4096  # the longest message a client may send, in characters
+
+
+class GroupLog(LogWriter):
+    """A table's log (the lines `gamedsl play` writes), its lines held until `commit` writes them with
+    one sync to disk: a move and the bot moves it sets off cost one sync, made before anyone is told."""
+
+    def __init__(self, path, new: bool):
+        super().__init__(path, new)
+        self.pending: list[dict] = []
+
+    def write(self, obj: dict):
+        self.pending.append(obj)
+
+    def commit(self):
+        if self.pending:
+            lines, self.pending = self.pending, []
+            self.file.write("".join(_dump(obj) + "\n" for obj in lines))
+            self.file.flush()
+            os.fsync(self.file.fileno())
+
+    def close(self):
+        self.commit()
+        super().close()
 
 
 class Settings:
@@ -43,7 +67,7 @@ class Conn:
 class Table:
     """A game being played by connected people and by bots."""
 
-    def __init__(self, table_id: str, game, state, seats: list[str], agents: list, writer: LogWriter | None,
+    def __init__(self, table_id: str, game, state, seats: list[str], agents: list, writer: GroupLog | None,
                  store, settings: Settings, metrics: list):
         self.id, self.game, self.state, self.seats, self.agents = table_id, game, state, seats, agents
         self.writer, self.store, self.settings, self.metrics = writer, store, settings, metrics
@@ -211,10 +235,18 @@ class Table:
             self.writer.move(s.moves, seat, action, text, s.times.get(s.moves - 1))
             if s.is_terminal():
                 self.writer.end(s)
-                self.writer.close()
-                self.writer = None
-                if self.store is not None:
-                    self.store.set_status(self.id, "over")
+
+    async def _commit(self):
+        """Write the moves played to the log (in a thread: the other tables go on meanwhile)."""
+        writer = self.writer
+        if writer is None or not writer.pending:
+            return
+        await asyncio.to_thread(writer.commit)
+        if self.state.is_terminal():
+            writer.close()
+            self.writer = None
+            if self.store is not None:
+                self.store.set_status(self.id, "over")
 
     async def _settle(self, received: float | None = None):
         """Play the window answers that can go now (held answers, bots at the head of the queue),
@@ -233,6 +265,7 @@ class Table:
             else:
                 break
         self._sync_window()
+        await self._commit()
         await self.broadcast()
         if received is not None:
             self.metrics.append(time.monotonic() - received)
