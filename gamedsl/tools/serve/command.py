@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import socket
-import sys
 
 from ..console import CliError, load
 
@@ -95,7 +94,8 @@ def serve(server, sock):
                             ws_ping_interval=20, ws_ping_timeout=20)
     try:
         uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # Ctrl-C is how a server is stopped: uvicorn has shut it down cleanly first
+        pass
     finally:
         sock.close()
-    if sys.stdout.isatty():
-        print("gamedsl serve: stopped", flush=True)
+    print("gamedsl serve: stopped", flush=True)
