@@ -84,6 +84,7 @@ class Table:
         self.window_opened = 0.0
         self.asked: dict[int, tuple] = {}
         self.buffer: dict[int, tuple[int, float]] = {}
+        self.saved = False  # some of them are in the store (they would count after a restart)
         self.timer: asyncio.TimerHandle | None = None
         self.wake = asyncio.Event()
         self.driver: asyncio.Task | None = None
@@ -120,6 +121,7 @@ class Table:
             for seat, (action, seconds) in self.store.answers(self.id, s.window_start).items():
                 if seat in self.asked and seat in s.window[2] and action in self.asked[seat][0]:
                     self.buffer[seat] = (action, seconds)
+                    self.saved = True
         if any(self.agents[p] is None for p in self.asked):
             loop = asyncio.get_running_loop()
             self.timer = loop.call_later(self.settings.window_seconds, self._deadline, s.window_start)
@@ -128,9 +130,9 @@ class Table:
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
-        if self.buffer and self.store is not None:
+        if self.saved and self.store is not None:
             self.store.drop_answers(self.id)
-        self.window_key, self.asked, self.buffer = None, {}, {}
+        self.window_key, self.asked, self.buffer, self.saved = None, {}, {}, False
 
     def _window_questions(self) -> dict:
         """Every seat the open window will ask, with its legal answers and its view at that moment.
@@ -187,6 +189,7 @@ class Table:
                 self.buffer[seat] = (move, seconds)
                 if self.store is not None and s.current_player() != seat:
                     self.store.save_answer(self.id, s.window_start, seat, move, seconds)
+                    self.saved = True
             else:
                 self._apply(seat, move, None)
             await self._settle(received)
