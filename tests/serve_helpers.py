@@ -85,8 +85,9 @@ class Player:
     """A seat played over a WebSocket: every frame it is sent is kept (raw); `policy(frame)` picks a
     move id from frame["legal"] (or None: wait). Answers each decision (each "turn") once."""
 
-    def __init__(self, url: str, link: str, policy, stop_after=None):
+    def __init__(self, url: str, link: str, policy, stop_after=None, wait=None):
         self.url, self.link, self.policy, self.stop_after = ws_url(url, link), link, policy, stop_after
+        self.wait = wait  # seconds to think before answering a frame (None: answer at once)
         self.raw: list[str] = []
         self.frames: list[dict] = []
         self.errors: list[str] = []
@@ -113,6 +114,8 @@ class Player:
                     move = self.policy(frame)
                     if move is not None:
                         answered = frame["turn"]
+                        if self.wait is not None:
+                            await asyncio.sleep(self.wait(frame))
                         await ws.send(json.dumps({"type": "move", "move": move, "turn": frame["turn"]}))
                         self.sent += 1
 

@@ -100,6 +100,64 @@ def test_a_seat_is_sent_no_card_it_may_not_see(tmp_path):
         assert named <= allowed, f"P1 was sent {named - allowed} at its move {frame['view']['move']}"
 
 
+# ---- real time
+
+SLAP = '''game "Slap"
+players 2 to 3
+attribute rank: 1, 2
+cards rank
+zone deck: hidden
+var slow per player = 0
+var covered = 0
+var current: player
+
+action bang "bang" {
+  covered = 0
+  race cover among players
+}
+action cover "cover" {
+  covered += 1
+  if covered == count(players) {
+    me.slow += 1
+    say "was the last to cover"
+  }
+}
+setup { current = seat(1) }
+round {
+  while all(p in players if p.slow < 2) {
+    turn current { choose bang }
+    current = next(current)
+  }
+  end game
+}
+outcome { for each p in players { if p.slow >= 2 { lose p } else { win p } } }
+'''
+
+
+def test_a_race_goes_to_the_answer_the_server_receives_first(tmp_path):
+    """Both players are asked at once; P2 (asked second by the engine) answers at once, P1 a moment
+    later: P2's answer waits for P1's, then both go to the engine with their times, and P1, the
+    slower, is the last to cover every time."""
+    (tmp_path / "slap.game").write_text(SLAP, encoding="utf-8")
+    with Served(tmp_path / "slap.game", tmp_path / "data", "--window-seconds", "20") as server:
+        table = create_table(server.url, 2, ["human", "human"], seed=1)
+        slow = Player(server.url, table["seats"][0]["link"], lambda f: f["legal"][0]["move"],
+                      wait=lambda f: 0.3 if f["window"] else 0.0)
+        fast = Player(server.url, table["seats"][1]["link"], lambda f: f["legal"][0]["move"])
+        asyncio.run(play_all([slow, fast], timeout=30))
+        assert slow.errors == fast.errors == []
+        assert slow.frames[-1]["view"]["results"] == {"P1": "lose", "P2": "win"}
+        races = [f for f in fast.frames if f["window"]]
+        assert races and all(f["window"]["kind"] == "race" and 0 < f["window"]["left"] <= 20 for f in races)
+    moves = [m for m in log_lines(log_of(tmp_path / "data", table["table"])) if m["type"] == "move"]
+    covers = [m for m in moves if m["text"] == "cover"]
+    assert len(covers) == 4 and [m["player"] for m in covers] == [0, 1, 0, 1]  # asked in seat order
+    for p1, p2 in zip(covers[::2], covers[1::2]):
+        assert p2["time"] < 0.25 <= p1["time"] < 5  # measured by the server, from the question to the answer
+    said = [e for f in slow.frames for e in f["log"] if "said" in e]
+    assert [e["who"] for e in said] == ["P1", "P1"]
+
+
 # ---- bad input
 
 async def _bad_input(server, table):
