@@ -255,28 +255,37 @@ def test_bad_input_is_answered_to_its_sender_only_and_changes_nothing(tmp_path):
 
 # ---- nothing lost
 
+def _replayed(path):
+    """The state a table's log leads to, and the log's lines."""
+    lines = log_lines(path)
+    game = gamedsl.load_game(LOL)
+    state = game.new_state(players=lines[0]["players"], seed=lines[0]["seed"], options=lines[0]["options"])
+    for m in lines[1:]:
+        if m["type"] == "move":
+            state.apply_action(m["action"], m.get("time"))
+    return state, lines
+
+
 def test_after_kill_9_every_table_resumes_and_its_links_still_work(tmp_path):
+    """Two tables: three people playing (nothing moves while they are away), and one person with two
+    bots, waiting for that person (the bots are replayed to where they were)."""
     data = tmp_path / "data"
     server = Served(LOL, data, "--window-seconds", "30").start()
     try:
-        table = create_table(server.url, 3, ["human", "human", "random"], {"mode": "blitz"}, seed=5)
+        table = create_table(server.url, 3, ["human", "human", "human"], {"mode": "blitz"}, seed=5)
         other = create_table(server.url, 3, ["human", "random", "random"], {"mode": "blitz"}, seed=6)
-        players = [Player(server.url, table["seats"][k]["link"], random_policy(k)) for k in (0, 1)]
+        players = [Player(server.url, table["seats"][k]["link"], random_policy(k)) for k in range(3)]
         with pytest.raises(asyncio.TimeoutError):  # play for a while, then the server dies mid-game
             asyncio.run(play_all(players, timeout=2))
     finally:
         server.kill()
-    lines = log_lines(log_of(data, table["table"]))
+    state, lines = _replayed(log_of(data, table["table"]))
     assert len(lines) >= 50 and lines[-1]["type"] == "move"
-    game = gamedsl.load_game(LOL)
-    state = game.new_state(players=3, seed=5, options=lines[0]["options"])
-    for m in lines[1:]:
-        state.apply_action(m["action"], m.get("time"))
-    expected = state.observation(0)
+    other_state, _ = _replayed(log_of(data, other["table"]))
     with Served(LOL, data, "--window-seconds", "30") as server:
         listed = {t["table"]: t for t in httpx.get(server.url + "/api/tables").json()}
         assert set(listed) == {table["table"], other["table"]}
-        again = [Player(server.url, table["seats"][k]["link"], random_policy(k)) for k in (0, 1)]
+        again = [Player(server.url, table["seats"][k]["link"], random_policy(k)) for k in range(3)]
         watcher = Player(server.url, table["spectator"], lambda f: None)
 
         async def run():
@@ -287,18 +296,21 @@ def test_after_kill_9_every_table_resumes_and_its_links_still_work(tmp_path):
                 pass
             watch.cancel()
         asyncio.run(run())
-        first = again[0].frames[0]
-        # the reconnected page gets the state where it was, and the whole log
-        assert first["log_from"] == 0 and first["view"]["zones"] == expected["zones"]
-        assert first["view"]["vars"] == expected["vars"] and len(first["log"]) >= 20
-        assert again[0].errors == again[1].errors == [] and len(again[0].frames) > 10
+        for k in range(3):  # each reconnected page gets the state where it was, and the whole log
+            first, expected = again[k].frames[0], state.observation(k)
+            assert first["log_from"] == 0 and len(first["log"]) >= 20
+            assert (first["view"]["zones"], first["view"]["vars"]) == (expected["zones"], expected["vars"])
+            assert again[k].errors == [] and len(again[k].frames) > 5
         seen = watcher.frames[0]["view"]
         assert seen["player"] is None and all(isinstance(h, dict) for h in seen["zones"]["hand"].values())
-        # the other table is where it was too: its seat's link shows its first decision
+        # the other table is where it was too, its bots included: waiting for its person
         waiting = Player(server.url, other["seats"][0]["link"], lambda f: None)
         with pytest.raises(asyncio.TimeoutError):
             asyncio.run(play_all([waiting], timeout=1))
+        expected = other_state.observation(0)
         assert waiting.frames[0]["legal"] and waiting.errors == []
+        assert (waiting.frames[0]["view"]["zones"], waiting.frames[0]["view"]["vars"]) == \
+            (expected["zones"], expected["vars"])
     lines = log_lines(log_of(data, table["table"]))
     assert len(lines) > len(state.history) + 1 and [m["n"] for m in lines[1:] if m["type"] == "move"] \
         == list(range(1, len([m for m in lines if m["type"] == "move"]) + 1))

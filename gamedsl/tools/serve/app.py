@@ -13,6 +13,7 @@
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import secrets
@@ -53,7 +54,7 @@ class Server:
         self.settings = settings or Settings()
         self.tables: dict[str, Table] = {}
         self.unavailable: dict[str, str] = {}  # table id -> why it cannot be played
-        self.metrics: list[float] = []
+        self.metrics: collections.deque = collections.deque(maxlen=200_000)  # the latest move-to-clients times
 
     # ---- tables
     def _agents(self, seats, seed) -> list:

@@ -62,6 +62,7 @@ class Conn:
         self.ws, self.seat = ws, seat
         self.log_sent = 0
         self.last: dict | None = None  # the last frame sent (without its log): an unchanged one is not sent again
+        self.window: tuple | None = None  # (window, the time left as this client was first told it)
 
 
 class Table:
@@ -83,6 +84,7 @@ class Table:
         self.window_key: int | None = None
         self.window_opened = 0.0
         self.asked: dict[int, tuple] = {}
+        self.frozen: dict[int, dict] = {}  # each seat's view when the window opened
         self.buffer: dict[int, tuple[int, float]] = {}
         self.saved = False  # some of them are in the store (they would count after a restart)
         self.timer: asyncio.TimerHandle | None = None
@@ -115,6 +117,7 @@ class Table:
             self._window_closed()
         self.window_key = s.window_start
         self.window_opened = time.monotonic()
+        self.frozen = {seat: self._view(seat) for seat in [SPECTATOR, *range(s.np)]}
         self.asked = self._window_questions()
         self.buffer = {}
         if self.store is not None:  # answers received before a restart, not yet played
@@ -132,7 +135,7 @@ class Table:
             self.timer = None
         if self.saved and self.store is not None:
             self.store.drop_answers(self.id)
-        self.window_key, self.asked, self.buffer, self.saved = None, {}, {}, False
+        self.window_key, self.asked, self.buffer, self.saved, self.frozen = None, {}, {}, False, {}
 
     def _window_questions(self) -> dict:
         """Every seat the open window will ask, with its legal answers and its view at that moment.
@@ -149,7 +152,10 @@ class Table:
             out[p] = (self.game.display_order(legal), s.observation(p), s.clone(), _known_moves(s, p))
             if len(s.window[2]) <= 1:
                 break
-            s.apply_action(self.no_reaction if self.no_reaction in legal else legal[0], 0.0)
+            try:
+                s.apply_action(self.no_reaction if self.no_reaction in legal else legal[0], 0.0)
+            except GamedslError:  # the copy's window closed and a rule failed: the real game will say so
+                break
         return out
 
     def answered(self, seat: int) -> bool:
@@ -317,23 +323,29 @@ class Table:
             self.writer = None
 
     # ---- what each client is sent
-    def frame(self, conn: Conn) -> dict:
-        """Everything one client is shown now: its seat's view only (a spectator's: the public one)."""
+    def frame(self, conn: Conn) -> dict | None:
+        """Everything one client is shown now: its seat's view only (a spectator's: the public one).
+        None when nothing changed for it since the last frame it was sent.
+
+        While a reaction window is open, a seat sees the table as it was when the window opened
+        (and, if asked, its own question, with the time left as it was first told): the others'
+        answers, even how many there are, stay unseen until the window closes."""
         s, seat, game = self.state, conn.seat, self.game
         legal: list[int] = []
         window = None
-        if seat == SPECTATOR:
-            view = public_view(s)
-        elif s.window is not None and seat in self.asked and not self.answered(seat):
+        if s.window is not None and seat in self.asked and not self.answered(seat):
             legal, view, *_ = self.asked[seat]
-            left = self.settings.window_seconds - (time.monotonic() - self.window_opened)
-            window = {"kind": s.window[0], "left": round(max(0.0, left), 2), "total": self.settings.window_seconds}
+            if conn.window is None or conn.window[0] != self.window_key:
+                left = self.settings.window_seconds - (time.monotonic() - self.window_opened)
+                conn.window = (self.window_key, {"kind": s.window[0], "left": round(max(0.0, left), 2),
+                                                 "total": self.settings.window_seconds})
+            window = conn.window[1]
+        elif s.window is not None:
+            view = self.frozen[seat] if seat in self.frozen else self._view(seat)
         else:
-            view = s.observation(seat)
-            if s.window is None and s.current_player() == seat and not self.stopped:
+            view = self._view(seat)
+            if s.current_player() == seat and not s.is_terminal() and not self.stopped:
                 legal = game.display_order(s.pending[1])
-            view.pop("legal", None)
-            view.pop("window", None)
         log = self.logs.setdefault(seat, SeatLog(seat))
         log.update(s)
         entries = log.entries[conn.log_sent:]
@@ -349,6 +361,15 @@ class Table:
         frame["log_from"], frame["log"] = conn.log_sent, entries
         conn.log_sent += len(entries)
         return None if same else frame
+
+    def _view(self, seat: int) -> dict:
+        """A seat's observation (a spectator's: the public view), without its question."""
+        if seat == SPECTATOR:
+            return public_view(self.state)
+        view = self.state.observation(seat)
+        view.pop("legal", None)
+        view.pop("window", None)
+        return view
 
     async def send(self, conn: Conn, frame: dict):
         try:

@@ -4,6 +4,7 @@
 const token = location.pathname.split("/").pop();
 const $ = (id) => document.getElementById(id);
 let ws = null, frame = null, logCount = 0, deadline = 0, total = 0, timer = null, retry = 500, fatal = false;
+let windowTurn = null;
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -93,7 +94,9 @@ function draw() {
   // the reaction window's countdown
   clearInterval(timer);
   if (f.window && f.legal.length) {
-    total = f.window.total; deadline = performance.now() + f.window.left * 1000;
+    if (f.turn !== windowTurn) {  // a new question: its clock starts from the time left it was sent
+      windowTurn = f.turn; total = f.window.total; deadline = performance.now() + f.window.left * 1000;
+    }
     $("countdown").hidden = false;
     $("windowtext").textContent = f.window.kind === "race" ? "Race! Everyone answers at once; the fastest counts first."
       : "React now, or let it pass: everyone asked answers at once, the fastest counts.";
