@@ -149,6 +149,8 @@ def test_a_race_goes_to_the_answer_the_server_receives_first(tmp_path):
         assert slow.frames[-1]["view"]["results"] == {"P1": "lose", "P2": "win"}
         races = [f for f in fast.frames if f["window"]]
         assert races and all(f["window"]["kind"] == "race" and 0 < f["window"]["left"] <= 20 for f in races)
+        # the slow player was sent each question once: the fast one's answer did not show (not even as a frame)
+        assert len([f for f in slow.frames if f["window"]]) == 2
     moves = [m for m in log_lines(log_of(tmp_path / "data", table["table"])) if m["type"] == "move"]
     covers = [m for m in moves if m["text"] == "cover"]
     assert len(covers) == 4 and [m["player"] for m in covers] == [0, 1, 0, 1]  # asked in seat order
@@ -156,6 +158,20 @@ def test_a_race_goes_to_the_answer_the_server_receives_first(tmp_path):
         assert p2["time"] < 0.25 <= p1["time"] < 5  # measured by the server, from the question to the answer
     said = [e for f in slow.frames for e in f["log"] if "said" in e]
     assert [e["who"] for e in said] == ["P1", "P1"]
+
+
+def test_a_person_who_does_not_answer_in_time_is_answered_for_at_the_deadline(tmp_path):
+    (tmp_path / "slap.game").write_text(SLAP, encoding="utf-8")
+    with Served(tmp_path / "slap.game", tmp_path / "data", "--window-seconds", "0.4") as server:
+        table = create_table(server.url, 2, ["human", "greedy"], seed=1)
+        away = Player(server.url, table["seats"][0]["link"], lambda f: None if f["window"] else f["legal"][0]["move"])
+        asyncio.run(play_all([away], timeout=30))
+        assert away.errors == [] and away.frames[-1]["over"]
+    covers = [m for m in log_lines(log_of(tmp_path / "data", table["table"])) if m.get("text") == "cover"]
+    mine = [m["time"] for m in covers if m["player"] == 0]
+    assert len(mine) >= 2 and mine == [0.4] * len(mine)  # answered for, timed at the deadline
+    bot = [m["time"] for m in covers if m["player"] == 1]  # the bot's seeded reaction times
+    assert len(bot) == len(mine) and all(0.3 <= t <= 1.5 for t in bot)
 
 
 # ---- bad input
