@@ -83,8 +83,7 @@ def test_a_seat_is_sent_no_card_it_may_not_see(tmp_path):
     seen, upto, hidden_from_p1 = set(), {}, set()
     for i in range(len(moves) + 1):
         seen |= cards_in(state.observation(0))
-        known = state.moves - sum(state.passes) + state.passes[0]
-        upto[known] = set(seen)
+        upto[state.observation(0)["move"]] = set(seen)  # P1's own count of the moves it knows of
         for p in (1, 2):
             hidden_from_p1 |= {game.card_name(c) for c in state.z[game.zone_instance("hand", p)]} - seen
         if i < len(moves):

@@ -99,9 +99,9 @@ class Table:
         move, so a move meant for a moment that has passed is refused."""
         s = self.state
         if s.window is not None:
-            return self.asked[seat][3] if seat in self.asked and not self.answered(seat) else None
+            return self.asked[seat][1]["move"] if seat in self.asked and not self.answered(seat) else None
         if not s.is_terminal() and s.current_player() == seat:
-            return _known_moves(s, seat)
+            return s.observation(seat)["move"]
         return None
 
     def _sync_window(self):
@@ -149,7 +149,7 @@ class Table:
         while s.window is not None and s.window_start == start and not s.is_terminal():
             p = s.current_player()
             legal = s.legal_actions()
-            out[p] = (self.game.display_order(legal), s.observation(p), s.clone(), _known_moves(s, p))
+            out[p] = (self.game.display_order(legal), s.observation(p), s.clone())
             if len(s.window[2]) <= 1:
                 break
             try:
@@ -218,7 +218,7 @@ class Table:
                 return "it is not your move"
             if self.answered(seat):
                 return "you have already answered this moment"
-            legal, _, at, _ = self.asked[seat]
+            legal, _, at = self.asked[seat]
             if move not in legal:
                 return _why(at, move)
             return None
@@ -349,7 +349,7 @@ class Table:
         log = self.logs.setdefault(seat, SeatLog(seat))
         log.update(s)
         entries = log.entries[conn.log_sent:]
-        frame = {"type": "state", "table": self.id, "game": game.name, "turn": self.turn(seat),
+        frame = {"type": "state", "table": self.id, "game": game.name, "turn": view["move"] if legal else None,
                  "seat": None if seat == SPECTATOR else game.player_name(seat),
                  "seats": [{"name": game.player_name(k), "kind": kind,
                             "online": any(c.seat == k for c in self.conns)} for k, kind in enumerate(self.seats)],
@@ -393,11 +393,6 @@ class Table:
         async with self.lock:
             self.conns.discard(conn)
             await self.broadcast()
-
-
-def _known_moves(state, seat: int) -> int:
-    """The moves a seat knows of (its observation's "move"): the others' passes are not counted."""
-    return state.moves - sum(state.passes) + state.passes[seat]
 
 
 def _why(state, move: int) -> str:
