@@ -185,6 +185,7 @@ async def _bad_input(server, table):
         replies = {}
         for name, sock, text in [
             ("not json", mover, "{move: 3"),
+            ("binary", mover, b"\x00\x01move"),
             ("too long", mover, json.dumps({"type": "move", "move": 1, "pad": "x" * 5000})),
             ("not an object", mover, "[1, 2]"),
             ("unknown type", mover, json.dumps({"type": "shuffle"})),
@@ -233,6 +234,7 @@ def test_bad_input_is_answered_to_its_sender_only_and_changes_nothing(tmp_path):
         before = len(log_lines(log))
         replies = asyncio.run(_bad_input(server, table))
         assert replies["not json"].startswith("the message is not JSON")
+        assert replies["binary"] == "send text frames of JSON, not binary ones"
         assert replies["too long"].startswith("the message is too long (50")
         assert replies["not an object"] == "the message should be a JSON object"
         assert replies["unknown type"].startswith('unknown message type "shuffle"')

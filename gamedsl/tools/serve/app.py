@@ -216,9 +216,15 @@ def build_app(server: Server) -> Starlette:
         await table.join(conn)
         try:
             while True:
-                text = await ws.receive_text()
+                message = await ws.receive()
                 received = time.monotonic()
-                error = await _handle(table, conn, text, received)
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    error = "send text frames of JSON, not binary ones"
+                else:
+                    error = await _handle(table, conn, text, received)
                 if error:
                     await table.send(conn, {"type": "error", "message": error})
         except WebSocketDisconnect:
