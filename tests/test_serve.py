@@ -67,12 +67,19 @@ def _card_finder(game):
 
 def test_a_seat_is_sent_no_card_it_may_not_see(tmp_path):
     """Every frame sent to P1 during a whole LOL game (two people, one bot; jump-ins, «ЛОЛ!» calls and
-    races on the way): each card named in it was in P1's own observation by then."""
+    races on the way): each card named in it was in P1's own observation by then. And every frame
+    sent to a spectator names only cards every seat had been shown by then."""
     with Served(LOL, tmp_path / "data", "--window-seconds", "30") as server:
         table = create_table(server.url, 3, ["human", "human", "greedy"], {"mode": "blitz"}, seed=11)
         players = [Player(server.url, table["seats"][k]["link"], random_policy(10 + k)) for k in (0, 1)]
-        asyncio.run(play_all(players, timeout=150))
-        assert players[0].errors == players[1].errors == []
+        spectator = Player(server.url, table["spectator"], lambda f: None)
+
+        async def run():
+            watch = asyncio.ensure_future(spectator.play())
+            await play_all(players, timeout=150)
+            await asyncio.wait_for(watch, 10)
+        asyncio.run(run())
+        assert players[0].errors == players[1].errors == spectator.errors == []
     game = gamedsl.load_game(LOL)
     cards_in = _card_finder(game)
     data = log_lines(log_of(tmp_path / "data", table["table"]))
@@ -81,9 +88,14 @@ def test_a_seat_is_sent_no_card_it_may_not_see(tmp_path):
     # Replay the log: what P1 has been shown up to each moment, by P1's own count of moves.
     state = game.new_state(players=3, seed=data[0]["seed"], options=data[0]["options"])
     seen, upto, hidden_from_p1 = set(), {}, set()
+    seen_by = [set(), set(), set()]
+    public = {}  # a spectator's count of moves -> the cards every seat had been shown by then
     for i in range(len(moves) + 1):
         seen |= cards_in(state.observation(0))
         upto[state.observation(0)["move"]] = set(seen)  # P1's own count of the moves it knows of
+        for k in range(3):
+            seen_by[k] |= cards_in(state.observation(k))
+        public[state.moves - sum(state.passes)] = set.intersection(*seen_by)
         for p in (1, 2):
             hidden_from_p1 |= {game.card_name(c) for c in state.z[game.zone_instance("hand", p)]} - seen
         if i < len(moves):
@@ -97,6 +109,12 @@ def test_a_seat_is_sent_no_card_it_may_not_see(tmp_path):
         named = cards_in(frame)
         allowed = upto[frame["view"]["move"]]
         assert named <= allowed, f"P1 was sent {named - allowed} at its move {frame['view']['move']}"
+    watched = [json.loads(r) for r in spectator.raw]
+    assert len(watched) > 20 and watched[-1]["over"]
+    for frame in watched:  # a spectator: only cards every seat had been shown
+        named = cards_in(frame)
+        allowed = public[frame["view"]["move"]]
+        assert named <= allowed, f"the spectator was sent {named - allowed} at move {frame['view']['move']}"
 
 
 # ---- real time

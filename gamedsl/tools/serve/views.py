@@ -12,7 +12,7 @@ SPECTATOR = -1
 
 def public_view(state) -> dict:
     """What a spectator sees: zones and variables as every seat sees them (a hand as its owner's
-    neighbours see it; a shared zone as the seat that sees least of it), no seat's private values,
+    other seats see it; any zone as the seat that sees least of it), no seat's private values,
     no decision of anyone's."""
     game = state.game
     n = state.np
@@ -22,8 +22,8 @@ def public_view(state) -> dict:
     zones = {}
     for name, v in base["zones"].items():
         if isinstance(v, dict) and set(v) == set(names):  # one instance per player
-            zones[name] = {p: _outside(views[(k + 1) % n]["zones"][name][p]) if n > 1 else _hidden(v[p])
-                           for k, p in enumerate(names)}
+            zones[name] = {p: _least([views[q]["zones"][name][p] for q in range(n) if q != k]) if n > 1
+                           else _hidden(v[p]) for k, p in enumerate(names)}
         else:
             zones[name] = _least([views[k]["zones"].get(name) for k in range(n)])
     variables = {}
