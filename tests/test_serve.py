@@ -191,6 +191,48 @@ def test_a_person_who_does_not_answer_in_time_is_answered_for_at_the_deadline(tm
     assert len(bot) == len(mine) and all(0.3 <= t <= 1.5 for t in bot)
 
 
+def test_an_answer_waiting_in_an_open_race_survives_kill_9(tmp_path):
+    """P2 answers the race while P1, asked first, has not: the answer waits (in the store); the server
+    dies; after the restart P1 answers, and P2's answer counts with the time it was given."""
+    (tmp_path / "slap.game").write_text(SLAP, encoding="utf-8")
+    data = tmp_path / "data"
+
+    async def answer_race(url, link, wait_for_window=True):
+        async with websockets.connect(ws_url(url, link)) as ws:
+            while True:
+                frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if frame["legal"] and (frame["window"] or not wait_for_window):
+                    await ws.send(json.dumps({"type": "move", "move": frame["legal"][0]["move"],
+                                              "turn": frame["turn"]}))
+                    if frame["window"]:
+                        reply = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                        assert reply["type"] == "state", reply
+                        return reply
+
+    server = Served(tmp_path / "slap.game", data, "--window-seconds", "60").start()
+    try:
+        table = create_table(server.url, 2, ["human", "human"], seed=1)
+        p1, p2 = table["seats"][0]["link"], table["seats"][1]["link"]
+
+        async def first():
+            async with websockets.connect(ws_url(server.url, p1)) as ws:  # P1 bangs, then waits
+                frame = json.loads(await ws.recv())
+                await ws.send(json.dumps({"type": "move", "move": frame["legal"][0]["move"], "turn": frame["turn"]}))
+                await asyncio.sleep(0.3)
+                reply = await answer_race(server.url, p2)
+                assert reply["answered"] and not reply["legal"]  # held: P1, asked first, has not answered
+        asyncio.run(first())
+    finally:
+        server.kill()
+    assert [m["text"] for m in log_lines(log_of(data, table["table"]))[1:]] == ["bang"]
+    with Served(tmp_path / "slap.game", data, "--window-seconds", "60") as again:
+        reply = asyncio.run(answer_race(again.url, p1))
+        assert not reply["window"]  # P1's answer closed the race: both answers were played
+    covers = [m for m in log_lines(log_of(data, table["table"])) if m.get("text") == "cover"]
+    assert [m["player"] for m in covers] == [0, 1]  # in the order the engine asks
+    assert 0.25 < covers[1]["time"] < covers[0]["time"]  # P2 answered first, before the restart
+
+
 # ---- bad input
 
 async def _bad_input(server, table):

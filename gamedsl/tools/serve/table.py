@@ -125,6 +125,8 @@ class Table:
                 if seat in self.asked and seat in s.window[2] and action in self.asked[seat][0]:
                     self.buffer[seat] = (action, seconds)
                     self.saved = True
+            if self.buffer:  # those who answered before the restart stay faster than those after it
+                self.window_opened -= max(seconds for _, seconds in self.buffer.values())
         if any(self.agents[p] is None for p in self.asked):
             loop = asyncio.get_running_loop()
             self.timer = loop.call_later(self.settings.window_seconds, self._deadline, s.window_start)
