@@ -163,7 +163,14 @@ def test_a_whole_laus_game_in_the_browser(browser, tmp_path):
     with Served(GAMES / "laus.game", data, "--bot-delay", "0.05") as server:
         links, spectator = _lobby(browser, server.url, 3, ["human", "greedy", "human"], {"target": "60"}, 7)
         pages = _seat_pages(browser, server.url, links)
-        _play(pages, lambda texts: (texts[0], None), lambda: pages[0].locator("#over").is_visible(), 150)
+        first = lambda texts: (texts[0], None)  # noqa: E731
+        _play(pages, first, lambda: pages[0].locator("#log div").count() >= 12, 60)
+        # a reloaded page comes back with the game where it is and the whole log
+        before = pages[0].locator("#log div").all_text_contents()
+        pages[0].reload()
+        pages[0].wait_for_function(f"document.querySelectorAll('#log div').length >= {len(before)}")
+        assert pages[0].locator("#log div").all_text_contents()[:len(before)] == before
+        _play(pages, first, lambda: pages[0].locator("#over").is_visible(), 150)
         for page in pages:
             page.wait_for_selector("#over:not([hidden])")
             assert page.evaluate("window.gamedslErrors") == []
