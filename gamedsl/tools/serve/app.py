@@ -141,6 +141,7 @@ class Server:
         q = (lambda f: lat[min(len(lat) - 1, int(f * len(lat)))] * 1000) if lat else (lambda f: None)
         return {"tables": len(self.tables), "moves": sum(t.moves_applied for t in self.tables.values()),
                 "received_moves": len(lat), "p50_ms": q(0.50), "p99_ms": q(0.99),
+                "held_answers": sum(len(t.buffer) for t in self.tables.values()),
                 "mean_ms": statistics.fmean(lat) * 1000 if lat else None}
 
     def game_info(self) -> dict:
