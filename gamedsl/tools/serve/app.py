@@ -161,22 +161,27 @@ def _page(name: str) -> HTMLResponse:
     return HTMLResponse(STATIC.joinpath(name).read_text(encoding="utf-8"))
 
 
-def build_app(server: Server) -> Starlette:
-    """The application serving one Server."""
+class Web:
+    """The request handlers of one Server: the lobby, the API, the table page and the WebSocket."""
 
-    async def lobby(request: Request):
+    def __init__(self, server: Server):
+        self.server = server
+
+    async def lobby(self, request: Request):
         return _page("lobby.html")
 
-    async def game_info(request: Request):
-        return JSONResponse(server.game_info())
+    async def game_info(self, request: Request):
+        return JSONResponse(self.server.game_info())
 
-    async def tables(request: Request):
-        out = [{"table": tid, "moves": t.state.moves - sum(t.state.passes), "over": t.state.is_terminal(), "seats": t.seats,
-                "stopped": t.stopped} for tid, t in server.tables.items()]
-        out += [{"table": tid, "unavailable": why} for tid, why in server.unavailable.items()]
+    async def tables(self, request: Request):
+        """The tables, with no link; moves as a spectator counts them (a pass in a window is not seen)."""
+        out = [{"table": tid, "moves": t.state.moves - sum(t.state.passes), "over": t.state.is_terminal(),
+                "seats": t.seats, "stopped": t.stopped} for tid, t in self.server.tables.items()]
+        out += [{"table": tid, "unavailable": why} for tid, why in self.server.unavailable.items()]
         return JSONResponse(out)
 
-    async def create(request: Request):
+    async def create(self, request: Request):
+        """A new table from the lobby's form (JSON); a bad form is answered with its problem."""
         body = await request.body()
         if len(body) > 16384:
             return JSONResponse({"error": "the request is too long"}, status_code=413)
@@ -187,32 +192,33 @@ def build_app(server: Server) -> Starlette:
         if not isinstance(form, dict):
             return JSONResponse({"error": "send the table as a JSON object"}, status_code=400)
         try:
-            made = await server.create(form.get("players"), form.get("seats"), form.get("options") or {},
+            made = await self.server.create(form.get("players"), form.get("seats"), form.get("options") or {},
                                        form.get("seed"))
         except GamedslError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse(made)
 
-    async def stats(request: Request):
-        if not server.settings.stats:
+    async def stats(self, request: Request):
+        if not self.server.settings.stats:
             return JSONResponse({"error": "start the server with --stats to measure it"}, status_code=404)
-        return JSONResponse(server.stats())
+        return JSONResponse(self.server.stats())
 
-    async def table_page(request: Request):
-        if server.store.link(request.path_params["token"]) is None:
+    async def table_page(self, request: Request):
+        if self.server.store.link(request.path_params["token"]) is None:
             return HTMLResponse(STATIC.joinpath("unknown.html").read_text(encoding="utf-8"), status_code=404)
         return _page("table.html")
 
-    async def play(ws: WebSocket):
+    async def play(self, ws: WebSocket):
+        """One client's WebSocket: its seat's frames out, its moves in, until it goes away."""
         await ws.accept()
-        found = server.store.link(ws.path_params["token"])
-        if found is None or found[0] not in server.tables:
+        found = self.server.store.link(ws.path_params["token"])
+        if found is None or found[0] not in self.server.tables:
             why = "this link opens no seat of any table: check that it was copied whole" if found is None \
-                else f"this table cannot be played: {server.unavailable.get(found[0], 'it is not loaded')}"
+                else f"this table cannot be played: {self.server.unavailable.get(found[0], 'it is not loaded')}"
             await ws.send_text(json.dumps({"type": "error", "message": why, "fatal": True}))
             await ws.close(code=4404)
             return
-        table = server.tables[found[0]]
+        table = self.server.tables[found[0]]
         conn = Conn(ws, found[1])
         await table.join(conn)
         try:
@@ -225,7 +231,7 @@ def build_app(server: Server) -> Starlette:
                 if text is None:
                     error = "send text frames of JSON, not binary ones"
                 else:
-                    error = await _handle(table, conn, text, received)
+                    error = await self._handle(table, conn, text, received)
                 if error:
                     await table.send(conn, {"type": "error", "message": error})
         except WebSocketDisconnect:
@@ -235,7 +241,8 @@ def build_app(server: Server) -> Starlette:
         finally:
             await table.leave(conn)
 
-    async def _handle(table: Table, conn: Conn, text: str, received: float) -> str | None:
+    async def _handle(self, table: Table, conn: Conn, text: str, received: float) -> str | None:
+        """One message from a client: None, or the error to send back to it alone."""
         if len(text) > MAX_FRAME:
             return f"the message is too long ({len(text)} characters; at most {MAX_FRAME})"
         try:
@@ -258,20 +265,24 @@ def build_app(server: Server) -> Starlette:
         return f"unknown message type {json.dumps(kind)[:40]} (expected \"move\" or \"refresh\")"
 
     @contextlib.asynccontextmanager
-    async def lifespan(app):
-        await server.resume_all()
+    async def lifespan(self, app):
+        await self.server.resume_all()
         yield
-        await server.close()
+        await self.server.close()
 
+
+def build_app(server: Server) -> Starlette:
+    """The application serving one Server."""
+    web = Web(server)
     routes = [
-        Route("/", lobby),
+        Route("/", web.lobby),
         Route("/favicon.ico", lambda request: Response(status_code=204)),
-        Route("/api/game", game_info),
-        Route("/api/tables", tables, methods=["GET"]),
-        Route("/api/tables", create, methods=["POST"]),
-        Route("/api/stats", stats),
-        Route("/t/{token}", table_page),
-        WebSocketRoute("/ws/{token}", play),
+        Route("/api/game", web.game_info),
+        Route("/api/tables", web.tables, methods=["GET"]),
+        Route("/api/tables", web.create, methods=["POST"]),
+        Route("/api/stats", web.stats),
+        Route("/t/{token}", web.table_page),
+        WebSocketRoute("/ws/{token}", web.play),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=web.lifespan)

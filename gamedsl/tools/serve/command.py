@@ -61,7 +61,7 @@ def cmd_serve(args) -> int:
     import uvicorn  # noqa: F401  (the web extra: a missing one is answered with its install line)
     import starlette  # noqa: F401
 
-    from .app import Server, build_app
+    from .app import Server
     from .table import Settings
 
     load(args.file)  # a bad game file is reported before anything listens
