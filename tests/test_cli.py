@@ -634,3 +634,31 @@ def test_a_rule_that_loops_without_asking_anyone_is_stopped_and_named(tmp_path, 
                           "          while not turn_over { choose play, draw, pass }\n"
                           "          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
                           "  hint: a decision nobody can make is skipped")
+
+
+# ---- serve (the server itself: test_serve.py)
+
+def test_serve_reports_a_bad_file_a_bad_port_and_a_busy_one_before_serving(tmp_path, capsys):
+    import socket
+
+    assert main(["serve", str(tmp_path / "nope.game"), "--data", str(tmp_path / "d")]) == 1
+    assert capsys.readouterr().err.strip() == f"{tmp_path / 'nope.game'}: error: no such file"
+    assert main(["serve", GAME, "--port", "70000"]) == 2
+    assert "expected a port from 0 to 65535, not 70000" in capsys.readouterr().err
+    assert main(["serve", GAME, "--window-seconds", "soon"]) == 2
+    assert "expected a number of seconds, not 'soon'" in capsys.readouterr().err
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["serve", GAME, "--port", str(port), "--data", str(tmp_path / "d")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"gamedsl serve: error: cannot listen on 127.0.0.1:{port}: "), err
+    assert not (tmp_path / "d").exists()  # nothing was created for a server that never started
+
+
+def test_serve_without_the_web_extra_names_its_install_line(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if it were not installed
+    assert main(["serve", GAME]) == 2
+    assert capsys.readouterr().err.strip() == ("gamedsl: error: this needs 'uvicorn', which is not installed: "
+                                               "pip install 'gamedsl[web]'")

@@ -108,6 +108,42 @@ def test_verify(plain):
     assert "every invariant holds" in out.stdout
 
 
+def test_serve_asks_for_the_web_extra_then_starts_and_stops(plain):
+    """Without the web extra, `serve` answers with its install line; with it, the installed server
+    listens on 127.0.0.1, serves the lobby and the table page's files from the wheel, and stops on Ctrl-C."""
+    import signal
+    import urllib.request
+
+    out = gamedsl(plain, "serve", LAUS, ok=(2,))
+    assert out.stderr.strip() == ("gamedsl: error: this needs 'uvicorn', which is not installed: "
+                                  "pip install 'gamedsl[web]'")
+    bin_dir, work = plain
+    src = work.parent / "src"
+    done = subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", f"{src}[web]"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    proc = subprocess.Popen([str(bin_dir / "gamedsl"), "serve", str(LAUS), "--port", "0", "--data", "served"],
+                            cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        url = re.search(r"at (http://127\.0\.0\.1:\d+)/ ", line)[1]
+        for _ in range(100):
+            try:
+                game = json.loads(urllib.request.urlopen(url + "/api/game", timeout=5).read())
+                break
+            except OSError:
+                import time
+                time.sleep(0.1)
+        assert game["name"] == "Laus" and game["min_players"] == 3
+        assert b"new WebSocket" in urllib.request.urlopen(url + "/static/table.js", timeout=5).read()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(20)
+    assert proc.returncode == 0, proc.stderr.read()
+    assert (work / "served" / "lobby.sqlite3").is_file()
+
+
 def test_every_command_of_the_readme_is_installed_and_tested_here(plain):
     """The README's table lists the commands; each is installed, answers --help, and has a test above."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -18,11 +18,13 @@ from .arena import cmd_arena, seat_specs
 from .console import CliError, load
 from .logfile import LogError
 from .play import SEAT_KINDS, cmd_play, cmd_replay
+from .serve import command as serve
 from .simulate import cmd_simulate
 
 # The modules of the optional extras in pyproject.toml, each with the extra that installs it
 # (a command that needs one is answered with the install line, not with "a bug").
-EXTRAS: dict[str, str] = {"matplotlib": "report", "ray": "ray"}
+EXTRAS: dict[str, str] = {"matplotlib": "report", "ray": "ray", "starlette": "web", "uvicorn": "web",
+                          "open_spiel": "rl", "pyspiel": "rl", "pettingzoo": "rl"}
 
 
 def missing_module_message(exc: ModuleNotFoundError) -> str:
@@ -156,6 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_arena)
 
     analysis.register(sub, _count, _seed, _option)
+    serve.register(sub)
 
     p = sub.add_parser("test", help="run scenario files against a game",
                        description="Run each scenario (YAML) against the game and report every failed "
