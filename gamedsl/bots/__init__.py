@@ -72,17 +72,16 @@ def parse_spec(spec: str) -> tuple[str, dict]:
 def _budget(text: str) -> dict:
     """`2000` (iterations) or `0.5s` (seconds per move)."""
     try:
-        if text.endswith("s"):
-            seconds = float(text[:-1])
-            if not seconds > 0 or seconds == float("inf"):
-                raise BotSpecError(f"the time per move must be more than 0 seconds, not {text}")
-            return {"seconds": seconds}
-        iterations = int(text)
+        number = float(text[:-1]) if text.endswith("s") else int(text)
     except ValueError:
         raise BotSpecError(f"'{text}' is not a budget: give iterations (2000) or seconds per move (0.5s)") from None
-    if iterations < 1:
+    if text.endswith("s"):
+        if not 0 < number < float("inf"):
+            raise BotSpecError(f"the time per move must be more than 0 seconds, not {text}")
+        return {"seconds": number}
+    if number < 1:
         raise BotSpecError(f"the budget must be at least 1 iteration, not {text}")
-    return {"iterations": iterations}
+    return {"iterations": number}
 
 
 def make_bot(spec: str, seed: int):

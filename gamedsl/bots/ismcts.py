@@ -56,17 +56,20 @@ class IsmctsAgent:
         self.biased = heuristic
         self.c = c
         self.reuse = not fresh
-        self.kept = None  # (game, seat, the index of the move chosen, the node after it)
+        self.kept = None  # (game, seat, the index of the move chosen, the move, the node after it)
         self.iterations_done = 0  # by the last search, reused ones not counted
+        self.reused = 0  # the playouts the last search found in the subtree it kept
 
     # ---- choosing a move
     def choose(self, state) -> int:
         legal = state.legal_actions()
         me = state.current_player()
+        self.reused = self.iterations_done = 0
         if len(legal) == 1:
             self.kept = None
             return legal[0]
         root = self._kept_root(state, me) or Node(-1)
+        self.reused = root.visits
         worlds = Redealer(state, me)
         last_fit = None
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -87,7 +90,7 @@ class IsmctsAgent:
             n += 1
         self.iterations_done = n
         best = max(sorted(legal), key=lambda a: _rank(root.children.get(a * SEATS + me)))
-        self.kept = (state.game, me, state.moves, root.children.get(best * SEATS + me)) if self.reuse else None
+        self.kept = (state.game, me, state.moves, best, root.children.get(best * SEATS + me)) if self.reuse else None
         return best
 
     def _iterate(self, root: Node, world):
@@ -154,12 +157,12 @@ class IsmctsAgent:
         kept, self.kept = self.kept, None
         if kept is None:
             return None
-        game, seat, index, node = kept
+        game, seat, index, move, node = kept
         if node is None or game is not state.game or seat != me or index < state.hbase or state.window is not None:
             return None
         history = state.history
-        if index - state.hbase >= len(history):
-            return None
+        if index - state.hbase >= len(history) or history[index - state.hbase] != move:
+            return None  # its move was not the one played
         no_reaction = game.prog.no_reaction.first_id if game.prog.no_reaction is not None else None
         strings = game._strings
         for k in range(index + 1, state.moves):
