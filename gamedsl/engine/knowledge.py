@@ -68,8 +68,9 @@ class Redealer:
     A world depends only on what the player knows and on the `rng` that deals it, never on how
     the hidden things really lie: each group of hidden cards is dealt from a fixed order (sorted
     card numbers), what others were shown stays with its place (not with the card that really lay
-    there), and the answers others gave in an open reaction window or race are taken back (they
-    are asked again in the world, after the player's own)."""
+    there), the answers others gave in an open reaction window or race are taken back (they
+    are asked again in the world, after the player's own), and without the past the moments
+    others let pass are forgotten."""
 
     def __init__(self, state, player: int):
         self.state = state
@@ -86,10 +87,11 @@ class Redealer:
             if known else None
         self.want = decision(state)
         self.answers = _others_answers(state, player)
+        self.passes = sum(state.passes) > state.passes[player]  # the others let moments pass
 
     def __bool__(self) -> bool:
         """Whether anything is hidden (else every world is the state itself)."""
-        return bool(self.groups) or self.answers
+        return bool(self.groups) or self.answers or self.passes
 
     def deal(self, rng: random.Random, reseed: bool = False, past: bool = True, tries: int = 20):
         """One world (see redeal), or None."""
@@ -110,8 +112,9 @@ class Redealer:
                     for c, mask in zip(cards, self.shown[k]):
                         if mask:
                             known[c] = mask
-            if self.answers:
-                _take_back_answers(other, self.player, past)
+            taken = _take_back_answers(other, self.player) if self.answers else 0
+            if not past:
+                _forget_passes(other, self.player, taken)
             if reseed:
                 other.rng, other.rng_owned = rng, False
                 other.fixed_random, other.fixed_shuffles = [], []  # a scenario's scripted future is not known
@@ -130,11 +133,10 @@ def _others_answers(state, player: int) -> bool:
     return any(a[2] != player for a in w[3]) or (w[0] == "react" and len(state.alive) > 1)
 
 
-def _take_back_answers(world, player: int, past: bool):
+def _take_back_answers(world, player: int):
     """In a world of an open window: the others' answers are taken back and they are asked again
     after the player; in a reaction window everyone still in the game is asked (who could react
-    in truth is not known). Without the past, the moments the others let pass (nobody else sees
-    those) are forgotten: the game's move limit counts only the moves the player knows of."""
+    in truth is not known)."""
     w = world.window
     kind, queue, answers = w[0], w[2], w[3]
     kept = [a for a in answers if a[2] == player]
@@ -147,14 +149,20 @@ def _take_back_answers(world, player: int, past: bool):
     else:
         w[2] = queue + taken
     w[3] = kept
-    if not past:
-        no_reaction = world.prog.no_reaction.first_id if world.prog.no_reaction is not None else None
-        unseen = sum(world.passes) - world.passes[player] \
-            + sum(1 for a in answers if a[2] != player and a[3] != no_reaction)
+    no_reaction = world.prog.no_reaction.first_id if world.prog.no_reaction is not None else None
+    return sum(1 for a in answers if a[2] != player and a[3] != no_reaction)
+
+
+def _forget_passes(world, player: int, taken: int):
+    """The moments the others let pass are seen by nobody else: a world forgets them (and the
+    `taken` answers of an open window), and its move limit counts only the moves the player
+    knows of. Only in a world without the past, whose record of moves this cannot upset."""
+    unseen = sum(world.passes) - world.passes[player] + taken
+    if unseen:
         mine = world.passes[player]
         world.passes = [0] * world.np
         world.passes[player] = mine
-        world.move_limit += unseen  # the game stops when the moves the player knows of reach it
+        world.move_limit += unseen
 
 
 def _after(alive: tuple, first: int) -> list:
