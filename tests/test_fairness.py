@@ -161,3 +161,16 @@ def test_a_dealt_world_depends_only_on_what_the_seat_knows(name, players, seed, 
                 assert worlds[1] is None
                 continue
             assert worlds[0].digest() == worlds[1].digest()
+
+
+def test_a_world_forgets_the_moments_others_let_pass():
+    """Nobody sees another let a reaction window pass: a world's move limit counts only the moves the seat knows of."""
+    def others_passed(state):
+        me = state.current_player()
+        return state.window is None and sum(state.passes) > state.passes[me]
+    [state] = moments("lol", 3, 3, count=1, want=others_passed, every=1)
+    seat = state.current_player()
+    world = Redealer(state, seat).deal(random.Random(1), reseed=True, past=False)
+    others = sum(state.passes) - state.passes[seat]
+    assert world.passes == [state.passes[seat] if p == seat else 0 for p in range(3)]
+    assert world.move_limit == state.move_limit + others and world.moves == state.moves
