@@ -279,8 +279,11 @@ def test_in_lol_it_answers_reaction_windows_and_races():
     while not state.is_terminal() and state.moves < 800:
         if state.window is not None:
             asked[state.window[0]] += 1
-        state.apply_action(bots[state.current_player()].choose(state))
+        bot = bots[state.current_player()]
+        state.apply_action(bot.choose(state))
+        asked["reused"] += bot.reused > 0
     assert asked["react"] > 20 and asked["race"] > 2
+    assert asked["reused"] == 0  # who let a window pass is not seen: the tree is never kept
 
 
 def test_in_the_arena_it_beats_random_significantly(tmp_path, capsys):

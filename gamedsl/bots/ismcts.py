@@ -42,7 +42,8 @@ class IsmctsAgent:
     of the player who makes it; a move that asks its player for more is followed by their next
     decision. `iterations` bounds the search, or else `seconds` per move. Between two of its own
     moves, when every move made in between was seen in full, the subtree it reached is kept and
-    the new search continues it (unless `fresh`).
+    the new search continues it (unless `fresh`); not in a game with reaction windows, where who
+    was asked and what they answered is not seen, so that even whether to keep it would tell.
     """
 
     name = "ismcts"
@@ -158,17 +159,18 @@ class IsmctsAgent:
         if kept is None:
             return None
         game, seat, index, move, node = kept
-        if node is None or game is not state.game or seat != me or index < state.hbase or state.window is not None:
+        if node is None or game is not state.game or seat != me or index < state.hbase:
+            return None
+        if game.prog.reactions:  # who was asked in a reaction window, and what they answered, is not seen
             return None
         history = state.history
         if index - state.hbase >= len(history) or history[index - state.hbase] != move:
             return None  # its move was not the one played
-        no_reaction = game.prog.no_reaction.first_id if game.prog.no_reaction is not None else None
         strings = game._strings
         for k in range(index + 1, state.moves):
             action = history[k - state.hbase]
             player = state.card_moves[k - state.hbase][0]
-            if player != me and (action == no_reaction or game.move_text(state, k, me) != strings[action]):
+            if player != me and game.move_text(state, k, me) != strings[action]:
                 return None  # a move it did not see in full: its node cannot be told
             node = node.children.get(action * SEATS + player)
             if node is None:
