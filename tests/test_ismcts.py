@@ -83,7 +83,7 @@ def test_specs_set_the_budget_and_the_options():
     assert parse_spec("ismcts:2000") == ("ismcts", {"iterations": 2000})
     assert parse_spec("ismcts:0.5s") == ("ismcts", {"seconds": 0.5})
     assert parse_spec("ISMCTS:400:cut=40:heuristic") == ("ismcts", {"iterations": 400, "cut": 40, "heuristic": True})
-    assert parse_spec("ismcts:cut=40:c=0.5:fresh") == ("ismcts", {"cut": 40, "c": 0.5, "fresh": True})
+    assert parse_spec("ismcts:cut=40:c=0.5:fresh:rank") == ("ismcts", {"cut": 40, "c": 0.5, "fresh": True, "rank": True})
     assert parse_spec("greedy:samples=4") == ("greedy", {"samples": 4})
     bot = make_bot("ismcts:0.25s:cut=30", 1)
     assert (bot.iterations, bot.seconds, bot.cut, bot.biased, bot.reuse) == (None, 0.25, 30, False, True)
@@ -97,8 +97,8 @@ def test_specs_set_the_budget_and_the_options():
     ("ismcts:100:cut=x", "'cut' needs a number, not 'x'"),
     ("ismcts:100:cut=0", "'cut' must be at least 1, not 0"),
     ("ismcts:100:heuristic=1", "'heuristic' takes no value: write 'heuristic' alone"),
-    ("ismcts:100:depth=3", "'depth=3' is not an option of ismcts (its options: cut, heuristic, c, fresh "
-                           "and a budget (2000 iterations, or 0.5s))"),
+    ("ismcts:100:depth=3", "'depth=3' is not an option of ismcts (its options: cut, heuristic, c, fresh, "
+                           "rank and a budget (2000 iterations, or 0.5s))"),
     ("ismcts:100:cut=3:cut=4", "'cut' is given twice"),
     ("random:5", "'5' is not an option of random (its options: none)"),
     ("greedy:100", "'100' is not an option of greedy (its options: samples, lookahead, budget)"),
@@ -293,3 +293,19 @@ def test_in_the_arena_it_beats_random_significantly(tmp_path, capsys):
     assert main(["arena", str(path), "--seats", "ismcts:100,random", "--games", "12", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["per_entry"][0]["better_than"] == ["random"] and report["per_entry"][0]["wins"] >= 10
+
+
+def test_a_cut_playout_is_scored_by_the_heuristic_within_minus_one_to_one():
+    from gamedsl.bots.ismcts import _ranks
+    game = gamedsl.load_game(GAMES / "laus.game")
+    state = game.new_state(players=3, seed=2)
+    rng = random.Random(2)
+    while len({state.evaluate(p) for p in range(3)}) < 3:
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    values = [state.evaluate(p) for p in range(3)]
+    order = sorted(range(3), key=values.__getitem__)
+    smooth = IsmctsAgent(0)._smooth(state)
+    assert all(-1 < x < 1 for x in smooth) and sorted(range(3), key=smooth.__getitem__) == order
+    ranks = _ranks(state)
+    assert [ranks[p] for p in order] == [-1.0, 0.0, 1.0]

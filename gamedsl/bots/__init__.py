@@ -28,7 +28,7 @@ class UnknownBot(BotSpecError, KeyError):
 _OPTIONS = {
     "random": {},
     "greedy": {"samples": int, "lookahead": int, "budget": int},
-    "ismcts": {"cut": int, "heuristic": None, "c": float, "fresh": None},
+    "ismcts": {"cut": int, "heuristic": None, "c": float, "fresh": None, "rank": None},
 }
 _BUDGET = {"ismcts"}
 

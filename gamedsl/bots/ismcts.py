@@ -49,7 +49,8 @@ class IsmctsAgent:
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int | None = 1000, seconds: float | None = None,
-                 cut: int | None = None, heuristic: bool = False, c: float = 1.0, fresh: bool = False):
+                 cut: int | None = None, heuristic: bool = False, c: float = 1.0, fresh: bool = False,
+                 rank: bool = False):
         self.rng = random.Random(seed)
         self.iterations = iterations if seconds is None else None
         self.seconds = seconds
@@ -57,6 +58,8 @@ class IsmctsAgent:
         self.biased = heuristic
         self.c = c
         self.reuse = not fresh
+        self.rank = rank
+        self.spread, self.cuts = 0.0, 0  # the sum of |heuristic - the others' mean| over cut playouts, and their count
         self.kept = None  # (game, seat, the index of the move chosen, the move, the node after it)
         self.iterations_done = 0  # by the last search, reused ones not counted
         self.reused = 0  # the playouts the last search found in the subtree it kept
@@ -150,7 +153,21 @@ class IsmctsAgent:
             left -= 1
         if world.terminal:
             return world.returns()
-        return _ranks(world)
+        return _ranks(world) if self.rank else self._smooth(world)
+
+    def _smooth(self, world) -> list[float]:
+        """Scores of an unfinished game by the heuristic: each player's lead over the others' mean,
+        in units of the typical lead seen so far, squashed into -1..1 (tanh)."""
+        n = world.np
+        if world.prog.heuristic is None or n < 2:
+            return [0.0] * n
+        values = [world.evaluate(p) for p in range(n)]
+        total = sum(values)
+        leads = [v - (total - v) / (n - 1) for v in values]
+        self.spread += sum(map(abs, leads))
+        self.cuts += n
+        scale = self.spread / self.cuts or 1.0
+        return [math.tanh(lead / scale) for lead in leads]
 
     # ---- keeping the tree between own moves
     def _kept_root(self, state, me: int):
