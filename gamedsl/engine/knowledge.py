@@ -100,9 +100,12 @@ class Redealer:
             other.checking = False
             z, loc = other.z, other.loc
             known = other.known
+            # A generator of the deal's own: the sorted cards shuffled straight from `rng` would be
+            # the game's own first deal again whenever `rng` is seeded like the game (a checker).
+            shuffle = random.Random(rng.getrandbits(64)).shuffle if self.groups else None
             for k, group in enumerate(self.groups):
                 cards = self.cards[k][:]
-                rng.shuffle(cards)
+                shuffle(cards)
                 for (inst, i), c in zip(group, cards):
                     z[inst][i] = c
                     loc[c] = inst
