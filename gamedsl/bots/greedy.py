@@ -42,7 +42,7 @@ class GreedyAgent:
         worlds = Redealer(state, me)
         fit = None
         for _ in range(self.samples if worlds else 1):
-            world = worlds.deal(self.rng, reseed=True, past=False)
+            world = worlds.deal(self.rng, reseed=True, past=False, tries=20 if fit else 200)
             if world is None:  # no deal fits what was shown this time: the last that did (or the real cards)
                 world = _reseeded(fit or state, self.rng)
             else:

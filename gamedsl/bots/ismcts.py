@@ -52,7 +52,7 @@ class IsmctsAgent:
                  cut: int | None = None, heuristic: bool = False, c: float = 1.0, fresh: bool = False,
                  rank: bool = False):
         self.rng = random.Random(seed)
-        self.iterations = iterations if seconds is None else None
+        self.iterations = (iterations or 1000) if seconds is None else None
         self.seconds = seconds
         self.cut = cut
         self.biased = heuristic
@@ -84,8 +84,9 @@ class IsmctsAgent:
                     break
             elif n > 0 and time.perf_counter() >= deadline:
                 break
-            world = worlds.deal(self.rng, reseed=True, past=False) if worlds else None
-            if world is None:  # nothing hidden, or no other deal fits what was shown
+            # Until one world fits what was shown, try harder: the real state is the last resort
+            world = worlds.deal(self.rng, reseed=True, past=False, tries=20 if last_fit else 200) if worlds else None
+            if world is None:  # nothing hidden, or no deal fits this time: the last that did
                 world = (last_fit or state).clone(past=False)
                 world.reseed(self.rng.getrandbits(64))
             elif last_fit is None:
