@@ -49,14 +49,16 @@ class IsmctsAgent:
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int | None = 1000, seconds: float | None = None,
-                 cut: int | None = None, heuristic: bool = False, c: float = 1.0, fresh: bool = False,
+                 cut: int | None = None, heuristic: bool = False, c: float | None = None, fresh: bool = False,
                  rank: bool = False):
         self.rng = random.Random(seed)
         self.iterations = (iterations or 1000) if seconds is None else None
         self.seconds = seconds
         self.cut = cut
         self.biased = heuristic
-        self.c = c
+        # UCB's exploration: a cut playout's score is softer than a win or a loss, and less of it
+        # suits it (measured against greedy: Crazy Eights with a cut, Laus and Mad King without)
+        self.c = c if c is not None else 1.0 if cut is None else 0.5
         self.reuse = not fresh
         self.rank = rank
         self.spread, self.cuts = 0.0, 0  # the sum of |heuristic - the others' mean| over cut playouts, and their count
