@@ -39,57 +39,6 @@ def without_timings(result: dict) -> dict:
     return result
 
 
-# ---- statistics
-
-@pytest.mark.parametrize("k, n, lo, hi", [
-    # Newcombe (1998), "Two-sided confidence intervals for the single proportion", table I, method 3
-    (81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718),
-    (5, 10, 0.2366, 0.7634), (10, 10, 0.7225, 1.0),
-])
-def test_wilson_interval_matches_published_values(k, n, lo, hi):
-    got = A.wilson(k, n)
-    assert got == pytest.approx((lo, hi), abs=5e-5)
-    assert A.wilson(0, 0) is None
-
-
-@pytest.mark.parametrize("df, q", [(1, 12.7062), (2, 4.3027), (3, 3.1824), (5, 2.5706), (10, 2.2281),
-                                   (30, 2.0423), (100, 1.9840), (1000, 1.9623)])
-def test_t_quantiles_match_the_tables(df, q):
-    assert A.t_quantile95(df) == pytest.approx(q, abs=1e-4)
-    assert 1 - A.t_inside(q, df) == pytest.approx(0.05, abs=1e-4)
-
-
-def test_t_p_values():
-    assert 1 - A.t_inside(2.0, 10) == pytest.approx(0.07339, abs=1e-5)
-    assert 1 - A.t_inside(1.0, 1) == pytest.approx(0.5)  # Cauchy: P(|T| > 1) = 1/2
-    assert 1 - A.t_inside(3.0, 7) == pytest.approx(0.01994, abs=1e-5)
-    assert A.t_inside(-2.0, 10) == A.t_inside(2.0, 10)
-
-
-def test_paired_t_test():
-    diffs = [0.5, 1.0, 0.0, 0.5] * 3  # mean 0.5, sd sqrt(1.5/11): t = 4.69 with 11 df, p = 0.00066
-    got = A.paired_test(diffs)
-    assert got["diff"] == 0.5 and got["significant"]
-    assert got["p"] == pytest.approx(0.00066, abs=1e-5)
-    half = 2.2010 * (1.5 / 11) ** 0.5 / 12 ** 0.5  # the t quantile for 11 df · s / sqrt(m)
-    assert got["ci"] == pytest.approx([0.5 - half, 0.5 + half], abs=1e-4)
-    # t = 1.732 with 11 df: between the tables' 1.363 (p 0.2) and 1.796 (p 0.1)
-    assert 0.1 < A.paired_test([0.5, 1.0, 0.0, 0.5, -0.5, 0.0] * 2)["p"] < 0.2
-    # Every deal one way: t is infinite, but five deals all going one way happen by chance 1 time in 16.
-    assert A.paired_test([1.0] * 5) == {"diff": 1.0, "ci": [1.0, 1.0], "p": 1 / 16, "significant": False}
-    assert A.paired_test([1.0] * 6)["p"] == 1 / 32 and A.paired_test([1.0] * 6)["significant"]
-    assert A.paired_test([1.0, 1.0, 0.5])["p"] == 1 / 4  # the t-test alone: p = 0.038
-    assert A.paired_test([0.0] * 5)["p"] == 1.0
-    assert A.paired_test([1.0]) == {"diff": 1.0, "ci": None, "p": None, "significant": False}
-
-
-def test_mean_interval_is_the_normal_approximation():
-    mean, (lo, hi) = A.mean_ci([1, 2, 3, 4])
-    half = 1.959964 * 1.2909944 / 2  # z · s / sqrt(n)
-    assert mean == 2.5 and (lo, hi) == pytest.approx((2.5 - half, 2.5 + half))
-    assert A.mean_ci([3]) == (3, None) and A.mean_ci([]) == (None, None)
-
-
 # ---- entries and the rotation
 
 def test_entry_names_number_a_repeated_spec():

@@ -372,6 +372,21 @@ def test_simulate_json_is_reproducible(capsys):
     assert r["rounds"]["min"] >= 1
 
 
+def test_simulate_with_worker_processes_gives_the_same_figures(tmp_path, monkeypatch, capsys):
+    from rich.console import Console
+
+    from gamedsl.tools import simulate as S
+
+    argv = ["simulate", GAME, "--games", "5", "--seats", "greedy,random,random", "--track", "won", "--json", *SHORT]
+    assert main(argv) == 0
+    one = capsys.readouterr().out
+    screen = io.StringIO()
+    monkeypatch.setattr(S, "stderr", lambda: Console(file=screen, force_terminal=True, width=120))
+    assert main(argv + ["--jobs", "2"]) == 0
+    assert capsys.readouterr().out == one
+    assert "simulating" in screen.getvalue() and "5/5" in screen.getvalue() and "games/s" in screen.getvalue()
+
+
 def test_simulate_table_and_function(capsys):
     assert main(["simulate", GAME, "--games", "3", "--players", "4", "--seats", "random", *SHORT]) == 0
     out = capsys.readouterr().out
@@ -619,3 +634,31 @@ def test_a_rule_that_loops_without_asking_anyone_is_stopped_and_named(tmp_path, 
                           "          while not turn_over { choose play, draw, pass }\n"
                           "          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
                           "  hint: a decision nobody can make is skipped")
+
+
+# ---- serve (the server itself: test_serve.py)
+
+def test_serve_reports_a_bad_file_a_bad_port_and_a_busy_one_before_serving(tmp_path, capsys):
+    import socket
+
+    assert main(["serve", str(tmp_path / "nope.game"), "--data", str(tmp_path / "d")]) == 1
+    assert capsys.readouterr().err.strip() == f"{tmp_path / 'nope.game'}: error: no such file"
+    assert main(["serve", GAME, "--port", "70000"]) == 2
+    assert "expected a port from 0 to 65535, not 70000" in capsys.readouterr().err
+    assert main(["serve", GAME, "--window-seconds", "soon"]) == 2
+    assert "expected a number of seconds, not 'soon'" in capsys.readouterr().err
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["serve", GAME, "--port", str(port), "--data", str(tmp_path / "d")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"gamedsl serve: error: cannot listen on 127.0.0.1:{port}: "), err
+    assert not (tmp_path / "d").exists()  # nothing was created for a server that never started
+
+
+def test_serve_without_the_web_extra_names_its_install_line(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if it were not installed
+    assert main(["serve", GAME]) == 2
+    assert capsys.readouterr().err.strip() == ("gamedsl: error: this needs 'uvicorn', which is not installed: "
+                                               "pip install 'gamedsl[web]'")

@@ -89,6 +89,15 @@ def test_arena_json(plain):
     assert r["games"] == 2 and r["entries"] == ["random", "greedy"]
 
 
+def test_analyze_json_and_the_report_extra(plain):
+    out = gamedsl(plain, "analyze", LAUS, "--games", "3", "--skill-games", "3", "--jobs", "2", "--json")
+    r = json.loads(out.stdout)
+    assert r["games"] == 3 and r["versions"][0]["metrics"]["length"]["moves"]["mean"] > 0
+    # The plain install has no matplotlib: the HTML report says which extra draws it, before any game.
+    out = gamedsl(plain, "analyze", LAUS, "--games", "3", "--out", "r.html", ok=(2,))
+    assert "pip install 'gamedsl[report]'" in out.stderr
+
+
 def test_test_a_scenario(plain):
     out = gamedsl(plain, "test", LAUS, ROOT / "tests" / "scenarios" / "laus" / "follow_suit.yaml")
     assert out.stdout.strip().endswith("checks)")
@@ -97,6 +106,42 @@ def test_test_a_scenario(plain):
 def test_verify(plain):
     out = gamedsl(plain, "verify", LAUS, "--examples", "3", "--players", "3")
     assert "every invariant holds" in out.stdout
+
+
+def test_serve_asks_for_the_web_extra_then_starts_and_stops(plain):
+    """Without the web extra, `serve` answers with its install line; with it, the installed server
+    listens on 127.0.0.1, serves the lobby and the table page's files from the wheel, and stops on Ctrl-C."""
+    import signal
+    import urllib.request
+
+    out = gamedsl(plain, "serve", LAUS, ok=(2,))
+    assert out.stderr.strip() == ("gamedsl: error: this needs 'uvicorn', which is not installed: "
+                                  "pip install 'gamedsl[web]'")
+    bin_dir, work = plain
+    src = work.parent / "src"
+    done = subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", f"{src}[web]"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    proc = subprocess.Popen([str(bin_dir / "gamedsl"), "serve", str(LAUS), "--port", "0", "--data", "served"],
+                            cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        url = re.search(r"at (http://127\.0\.0\.1:\d+)/ ", line)[1]
+        for _ in range(100):
+            try:
+                game = json.loads(urllib.request.urlopen(url + "/api/game", timeout=5).read())
+                break
+            except OSError:
+                import time
+                time.sleep(0.1)
+        assert game["name"] == "Laus" and game["min_players"] == 3
+        assert b"new WebSocket" in urllib.request.urlopen(url + "/static/table.js", timeout=5).read()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(20)
+    assert proc.returncode == 0, proc.stderr.read()
+    assert (work / "served" / "lobby.sqlite3").is_file()
 
 
 def test_every_command_of_the_readme_is_installed_and_tested_here(plain):

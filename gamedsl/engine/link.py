@@ -41,6 +41,7 @@ def link(prog, code=None):
     prog.same_changes = {a: tuple((fn(cond), v) for cond, v in ch) for a, ch in prog.same_changes.items()}
     prog.wild_changes = {a: tuple((fn(cond), v) for cond, v in ch) for a, ch in prog.wild_changes.items()}
     prog.params = {name: fn(f) for name, f in prog.params.items()}
+    prog.modifiers = tuple((name, fn(cond), span) for name, cond, span in prog.modifiers)
     for unit in (prog.setup, prog.round, prog.outcome):
         if unit is not None:
             unit.entry = fn(unit.entry)

@@ -133,6 +133,7 @@ class Compiler:
             patterns=self.rules.patterns,
             same_changes={a: tuple(ch) for a, ch in self.mods.same_changes.items()},
             wild_changes={a: tuple(ch) for a, ch in self.mods.wild_changes.items()},
+            modifiers=tuple(self.mods.modifiers),
             end_when=end_when, heuristic=heuristic, invariants=invariants,
             act_sets={name: names for names, name in self.flow.act_sets.items()},
             has_move_triggers=c.has_move_triggers, trigger_spans=self.rules.block_spans,

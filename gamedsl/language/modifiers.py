@@ -23,6 +23,7 @@ class Modifiers:
         self.params: dict[str, str] = {}  # parameter -> its function's name
         self.same_changes: dict[str, list] = {}  # attribute -> [(condition name, value indices made one)]
         self.wild_changes: dict[str, list] = {}  # attribute -> [(condition name, cards wild for it)]
+        self.modifiers: list = []  # (name, condition name, span): every modifier, in file order
 
     def compile(self):
         c = self.c
@@ -32,6 +33,7 @@ class Modifiers:
                 continue
             code = self.x.fn_code(mod.cond, c.owner_scope(), T.BOOL)
             cond = c.module.expression(f"mod_{mod.name}", code, mod.cond.span)
+            self.modifiers.append((mod.name, cond, mod.span))
             for ch in mod.changes:
                 getattr(self, "change_" + type(ch).__name__.lower())(ch, (cond, code, mod.cond.span), changes)
         for name, p in c.param_info.items():

@@ -5,12 +5,8 @@ docs/arena.md explains the design: the rotation, the statistics and the signific
 from __future__ import annotations
 
 import json
-import math
-import signal
-import statistics
 import sys
 import time
-from functools import lru_cache
 
 from rich.console import Console
 from rich.markup import escape
@@ -21,86 +17,11 @@ from ..engine import load_source
 from ..errors import GamedslError, GameRuntimeError
 from .console import load, say, stderr, stdout
 from .simulate import bot_seed, effective_options, players_and_seats
+from .stats import mean_ci, paired_test, wilson
+from .workers import run_tasks, with_progress
 
-Z95 = statistics.NormalDist().inv_cdf(0.975)  # 1.95996...: the two-sided 95% quantile of the normal
-ALPHA = 0.05
 TEST = ("two-sided paired t-test at 5% over the deals (a deal's difference: its mean over its rotations); "
         "no correction for multiple pairs")
-
-
-# ---- statistics (plain Python: no scipy)
-
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float] | None:
-    """The Wilson score interval of a rate (95% by default); None without trials."""
-    if n == 0:
-        return None
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def mean_ci(values: list) -> tuple[float | None, tuple[float, float] | None]:
-    """The mean and its 95% interval by the normal approximation with the sample standard deviation."""
-    if not values:
-        return None, None
-    mean = statistics.fmean(values)
-    if len(values) < 2:
-        return mean, None
-    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
-    return mean, (mean - half, mean + half)
-
-
-def t_inside(t: float, df: int) -> float:
-    """P(|T| <= t) for Student's t with `df` degrees of freedom (Abramowitz & Stegun 26.7.3-4)."""
-    theta = math.atan(abs(t) / math.sqrt(df))
-    c2 = math.cos(theta) ** 2
-    if df % 2 == 0:
-        term = total = 1.0
-        for j in range(2, df, 2):
-            term *= c2 * (j - 1) / j
-            total += term
-        return math.sin(theta) * total
-    series = 0.0
-    if df > 1:
-        term = series = 1.0
-        for j in range(3, df - 1, 2):
-            term *= c2 * (j - 1) / j
-            series += term
-        series *= math.sin(theta) * math.cos(theta)
-    return 2 / math.pi * (theta + series)
-
-
-@lru_cache(maxsize=None)
-def t_quantile95(df: int) -> float:
-    """The t with P(|T| <= t) = 0.95 for `df` degrees of freedom (12.706 for 1, tending to 1.960)."""
-    lo, hi = 0.0, 1000.0
-    for _ in range(100):  # bisection: t_inside grows with t
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if t_inside(mid, df) < 0.95 else (lo, mid)
-    return (lo + hi) / 2
-
-
-def paired_test(diffs: list) -> dict:
-    """A paired t-test of per-deal differences: the mean difference, its 95% interval and the p-value.
-
-    The p-value is never below 2^(1-m), what m deals all going one way give by chance: with few
-    deals, or when every deal gives the same difference (t infinite), the t-test alone is too sure.
-    """
-    m = len(diffs)
-    mean = statistics.fmean(diffs)
-    if m < 2:
-        return {"diff": mean, "ci": None, "p": None, "significant": False}
-    sd = statistics.stdev(diffs)
-    if sd == 0:
-        p, half = (1.0 if mean == 0 else 0.0), 0.0
-    else:
-        se = sd / math.sqrt(m)
-        p = 1.0 - t_inside(mean / se, m - 1)
-        half = t_quantile95(m - 1) * se
-    p = min(1.0, max(p, 2.0 ** (1 - m)))
-    return {"diff": mean, "ci": [mean - half, mean + half], "p": p, "significant": p < ALPHA}
-
 
 # ---- the entries and the rotation
 
@@ -209,42 +130,15 @@ def arena(game, specs: list[str], games: int, seed: int = 0, options: dict | Non
 
 def play_all(game, specs: list[str], options: dict, tasks: list, progress=None, jobs: int = 1) -> list[dict]:
     """Every game of the schedule, in its order: here, or in `jobs` worker processes."""
-    if jobs <= 1 or len(tasks) < 2:
-        played = []
-        for i, task in enumerate(tasks):
-            played.append(play_one(game, specs, options, task))
-            if progress is not None:
-                progress(i + 1)
-        return played
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    # "spawn", not "fork": the parent may run a progress thread, and a fork copies a thread's locks
-    pool = ProcessPoolExecutor(min(jobs, len(tasks)), mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_start_worker, initargs=(game.text, game.prog.filename, specs, options))
-    try:
-        futures = [pool.submit(_play_in_worker, task) for task in tasks]
-        played = []
-        for future in futures:  # in schedule order, so the first failing game is the one reported
-            played.append(future.result())
-            if progress is not None:
-                progress(len(played))
-        return played
-    finally:
-        pool.shutdown(cancel_futures=True)
+    return run_tasks(_setup, (game.text, game.prog.filename, specs, options), _play_task, tasks, jobs, progress)
 
 
-_WORKER: tuple = ()  # in a worker process: (game, specs, options)
+def _setup(text: str, filename: str, specs: list[str], options: dict) -> tuple:
+    return load_source(text, filename), specs, options  # from the cache, like the parent's
 
 
-def _start_worker(text: str, filename: str, specs: list[str], options: dict):
-    global _WORKER
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: no trace per worker
-    _WORKER = (load_source(text, filename), specs, options)  # from the cache, like the parent's
-
-
-def _play_in_worker(task: tuple) -> dict:
-    game, specs, options = _WORKER
+def _play_task(context: tuple, task: tuple) -> dict:
+    game, specs, options = context
     return play_one(game, specs, options, task)
 
 
@@ -317,26 +211,13 @@ def cmd_arena(args) -> int:
     game = load(args.file)
     _, specs = players_and_seats(game, args.players, args.seats, None)
     t0 = time.perf_counter()
-    result = _with_progress(-(-args.games // len(specs)) * len(specs), lambda progress: arena(
-        game, specs, args.games, args.seed, dict(args.option), progress=progress, jobs=args.jobs))
+    result = with_progress("arena", -(-args.games // len(specs)) * len(specs), lambda progress: arena(
+        game, specs, args.games, args.seed, dict(args.option), progress=progress, jobs=args.jobs), stderr())
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         print_arena(stdout(), result, time.perf_counter() - t0)
     return 0
-
-
-def _with_progress(total: int, run):
-    """run(progress) with a rich progress bar on stderr when it is a terminal, else run(None)."""
-    err = stderr()
-    if not err.is_terminal:
-        return run(None)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(TextColumn("arena"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=True) as bar:
-        task = bar.add_task("games", total=total)
-        return run(lambda done: bar.update(task, completed=done))
 
 
 def _rate(value: float, ci) -> str:

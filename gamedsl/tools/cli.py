@@ -1,4 +1,4 @@
-"""The `gamedsl` command: check, play, replay, simulate, arena and test games.
+"""The `gamedsl` command: check, play, replay, simulate, arena, analyze and test games.
 
 Exit codes: 0 success, 1 a bad game, scenario or log (or a failed expectation), 2 a usage
 error, 130 interrupted (Ctrl-C).
@@ -13,15 +13,18 @@ from pathlib import Path
 from ..bots import BOTS
 from ..errors import GameRuntimeError, GamedslError, SourceError
 from ..version import __version__
+from .analysis import command as analysis
 from .arena import cmd_arena, seat_specs
 from .console import CliError, load
 from .logfile import LogError
 from .play import SEAT_KINDS, cmd_play, cmd_replay
+from .serve import command as serve
 from .simulate import cmd_simulate, seat_problem
 
 # The modules of the optional extras in pyproject.toml, each with the extra that installs it
 # (a command that needs one is answered with the install line, not with "a bug").
-EXTRAS: dict[str, str] = {}
+EXTRAS: dict[str, str] = {"matplotlib": "report", "ray": "ray", "starlette": "web", "uvicorn": "web",
+                          "open_spiel": "rl", "pyspiel": "rl", "pettingzoo": "rl"}
 
 
 def missing_module_message(exc: ModuleNotFoundError) -> str:
@@ -129,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--track", action="append", default=[], metavar="ZONE",
                    help="count how often each card arrives in this zone (repeatable; a per-player zone "
                         "counts every player's)")
+    p.add_argument("--jobs", "-j", type=_count, default=1, metavar="N",
+                   help=f"play the games in N worker processes (this machine has {os.cpu_count()} cores); "
+                        "the figures are the same whatever N (default 1)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.set_defaults(func=cmd_simulate)
 
@@ -155,6 +161,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "the figures are the same whatever N (default 1)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.set_defaults(func=cmd_arena)
+
+    analysis.register(sub, _count, _seed, _option)
+    serve.register(sub)
 
     p = sub.add_parser("test", help="run scenario files against a game",
                        description="Run each scenario (YAML) against the game and report every failed "

@@ -13,7 +13,9 @@ from rich.table import Table
 from ..language import types as T
 from ..bots import BOTS, BotSpecError, make_bot, parse_spec
 from ..errors import GamedslError, GameRuntimeError
+from ..engine import load_source
 from .console import load, say, stderr, stdout
+from .workers import run_tasks, with_progress
 
 
 def bot_seed(game_seed: int, seat: int) -> int:
@@ -87,14 +89,16 @@ def _mean(values: list):
 
 
 def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=("greedy",),
-             options: dict | None = None, progress=None, track=()) -> dict:
+             options: dict | None = None, progress=None, track=(), jobs: int = 1) -> dict:
     """Play `games` bot games (game i with seed `seed + i`) and gather statistics per seat.
 
-    `seats` is one bot kind for every seat or one per seat. `progress(i)` is called after each
-    game. Besides the figures per seat and the game lengths, the result counts how often each
-    `say` line was said (`said`: text -> {"total", "games"}), and for each zone named in `track`
-    how often each card arrived there (`arrivals`: zone -> card name -> {"total", "games"}). The same arguments always give the same result. Raises GamedslError (a runtime error
-    in the rules names the game and its seed, to reproduce it with `gamedsl play`).
+    `seats` is one bot kind for every seat or one per seat. `progress(i)` is called as games
+    finish; `jobs` worker processes play them (the figures are the same whatever `jobs`). Besides
+    the figures per seat and the game lengths, the result counts how often each `say` line was
+    said (`said`: text -> {"total", "games"}), and for each zone named in `track` how often each
+    card arrived there (`arrivals`: zone -> card name -> {"total", "games"}). The same arguments
+    always give the same result. Raises GamedslError (a runtime error in the rules names the game
+    and its seed, to reproduce it with `gamedsl play`).
     """
     if games < 1:
         raise GamedslError("simulate at least one game")
@@ -102,8 +106,7 @@ def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=
     kinds = seat_kinds(seats, n)
     options = effective_options(game, options or {})
     game.new_state(players=n, seed=seed, options=options)  # checks the player count before the loop
-    score_var = game.prog.var_by_name.get("score")
-    has_score = score_var is not None and score_var.per_player and score_var.type == T.NUM
+    has_score = _has_score(game)
     wins, losses, draws = [0] * n, [0] * n, [0] * n
     places = [[] for _ in range(n)]
     returns = [[] for _ in range(n)]
@@ -111,42 +114,35 @@ def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=
     lengths, rounds = [], []
     limit_hits = 0
     said: dict[str, list[int]] = {}  # text -> [times, games]
-    zones = {name: game.zone_instances([name], n) for name in track}
     arrived = {name: [[0, 0] for _ in range(game.prog.card_count())] for name in track}  # per card: [times, games]
-    for i in range(games):
-        game_seed = seed + i
-        try:
-            state = play_bot_game(game, n, game_seed, kinds, options, track)
-        except GameRuntimeError as exc:  # a rule failed: where in the file, then which game
-            raise exc.within(f"in game {i + 1} (seed {game_seed})") from None
-        except GamedslError as exc:
-            raise GamedslError(f"game {i + 1} (seed {game_seed}): {exc}") from None
-        _tally((text for _, _, text, _ in state.log), said)
-        for name, instances in zones.items():
-            for card, counts in enumerate(arrived[name]):
-                times = sum(state.arrivals[inst][card] for inst in instances)
-                counts[0] += times
-                counts[1] += times > 0
-        lengths.append(state.moves)
-        rounds.append(state.round_number)
-        if state.limit_hit:
-            limit_hits += 1
+    summaries = run_tasks(_setup, (game.text, game.prog.filename, n, kinds, options, tuple(track)), _one_game,
+                          [(i, seed + i) for i in range(games)], jobs, progress)
+    for g in summaries:
+        for text, times in g["said"].items():
+            entry = said.setdefault(text, [0, 0])
+            entry[0] += times
+            entry[1] += 1
+        for name, per_card in g["arrivals"].items():
+            for card, times in enumerate(per_card):
+                arrived[name][card][0] += times
+                arrived[name][card][1] += times > 0
+        lengths.append(g["moves"])
+        rounds.append(g["rounds"])
+        limit_hits += g["limit_hit"]
         for k in range(n):
-            if not state.limit_hit:
-                result = state.results[k]
+            if not g["limit_hit"]:
+                result = g["results"][k]
                 if result == "win":
                     wins[k] += 1
                 elif result == "lose":
                     losses[k] += 1
                 else:
                     draws[k] += 1
-            if state.places[k] is not None:
-                places[k].append(state.places[k])
-            returns[k].append(state.returns()[k])
+            if g["places"][k] is not None:
+                places[k].append(g["places"][k])
+            returns[k].append(g["returns"][k])
             if has_score:
-                scores[k].append(state.var("score", k))
-        if progress is not None:
-            progress(i + 1)
+                scores[k].append(g["scores"][k])
     per_seat = []
     for k in range(n):
         row = {"seat": k + 1, "player": game.player_name(k), "bot": kinds[k], "wins": wins[k],
@@ -165,15 +161,34 @@ def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=
     }
 
 
-def _tally(texts, counts: dict):
-    """Add one game's lines to `counts` (text -> [times, games])."""
-    seen: dict[str, int] = {}
-    for text in texts:
-        seen[text] = seen.get(text, 0) + 1
-    for text, times in seen.items():
-        entry = counts.setdefault(text, [0, 0])
-        entry[0] += times
-        entry[1] += 1
+def _has_score(game) -> bool:
+    score_var = game.prog.var_by_name.get("score")
+    return score_var is not None and score_var.per_player and score_var.type == T.NUM
+
+
+def _setup(text: str, filename: str, players: int, kinds: list, options: dict, track: tuple) -> tuple:
+    game = load_source(text, filename)  # from the cache, like the parent's
+    return game, players, kinds, options, track, {name: game.zone_instances([name], players) for name in track}
+
+
+def _one_game(context: tuple, task: tuple) -> dict:
+    """What the statistics need of one game: results, places, returns, scores, length, lines said, arrivals."""
+    game, n, kinds, options, track, zones = context
+    i, game_seed = task
+    try:
+        state = play_bot_game(game, n, game_seed, kinds, options, track)
+    except GameRuntimeError as exc:  # a rule failed: where in the file, then which game
+        raise exc.within(f"in game {i + 1} (seed {game_seed})") from None
+    except GamedslError as exc:
+        raise GamedslError(f"game {i + 1} (seed {game_seed}): {exc}") from None
+    said: dict[str, int] = {}
+    for _, _, text, _ in state.log:
+        said[text] = said.get(text, 0) + 1
+    return {"said": said, "moves": state.moves, "rounds": state.round_number, "limit_hit": state.limit_hit,
+            "results": list(state.results), "places": list(state.places), "returns": state.returns(),
+            "scores": [state.var("score", k) for k in range(n)] if _has_score(game) else None,
+            "arrivals": {name: [sum(state.arrivals[inst][card] for inst in instances)
+                                for card in range(game.prog.card_count())] for name, instances in zones.items()}}
 
 
 # ---- the command
@@ -186,18 +201,10 @@ def cmd_simulate(args) -> int:
     game = load(args.file)
     players, seats = players_and_seats(game, args.players, args.seats, lambda n: ["greedy"])
     options = dict(args.option)
-    err = stderr()
     t0 = time.perf_counter()
-    if err.is_terminal:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-        with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=err, transient=True) as progress:
-            task = progress.add_task("games", total=args.games)
-            result = simulate(game, args.games, players, args.seed, seats, options,
-                              progress=lambda i: progress.update(task, completed=i), track=args.track)
-    else:
-        result = simulate(game, args.games, players, args.seed, seats, options, track=args.track)
+    result = with_progress("simulating", args.games, lambda progress: simulate(
+        game, args.games, players, args.seed, seats, options, progress=progress, track=args.track, jobs=args.jobs),
+        stderr())
     elapsed = time.perf_counter() - t0
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))

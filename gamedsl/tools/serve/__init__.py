@@ -1,0 +1,8 @@
+"""`gamedsl serve`: any game played by several people in their browsers, the engine as the referee.
+
+`command.py` (the subparser; no web module imported until the command runs), `store.py` (the
+lobby's records in SQLite), `table.py` (one game in progress: its seats, the moves it receives,
+reaction windows answered at once, its log), `views.py` (what is sent to one seat or to a
+spectator), `app.py` (the Starlette application: lobby, table page, WebSocket) and `static/`
+(the pages, plain HTML and JavaScript). Only app.py and command.py's runner import starlette.
+"""

@@ -1,0 +1,288 @@
+"""The web application (Starlette): the lobby, the table page and the WebSocket each client plays on.
+
+    GET  /                  the lobby page: create a table, get its links
+    GET  /api/game          the game: players, options, seat kinds
+    POST /api/tables        create a table: {"players", "seats", "options", "seed"} -> its links
+    GET  /api/tables        the tables (no links)
+    GET  /api/stats         with --stats only: moves played, and the time from a move received to
+                            every client told (they count every move, a pass in a reaction window
+                            too: not for a playtest with secrets)
+    GET  /t/TOKEN           the table page of a seat (or of a spectator)
+    WS   /ws/TOKEN          the play: the server sends {"type": "state", ...} after every change;
+                            the client sends {"type": "move", "move": N, "turn": T}
+"""
+from __future__ import annotations
+
+import collections
+import contextlib
+import json
+import secrets
+import statistics
+import time
+from importlib import resources
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ...bots import BOTS, make_bot
+from ...errors import GamedslError
+from ...version import __version__
+from ..console import load
+from ..logfile import LogError, file_sha256, read_log, replay_moves, rewrite
+from ..simulate import bot_seed, effective_options
+from .store import Store, new_table_id
+from .table import MAX_FRAME, Conn, GroupLog, Settings, Table, log_path
+
+SEAT_KINDS = ("human",) + tuple(BOTS)
+STATIC = resources.files("gamedsl.tools.serve") / "static"
+
+
+class Server:
+    """The served game, the lobby's store and every table, live or stopped."""
+
+    def __init__(self, game_file, data, settings: Settings | None = None):
+        self.game_file = Path(game_file).resolve()
+        self.game = load(game_file)
+        self.sha = file_sha256(self.game_file)
+        self.data = Path(data)
+        self.store = Store(self.data)
+        self.settings = settings or Settings()
+        self.tables: dict[str, Table] = {}
+        self.unavailable: dict[str, str] = {}  # table id -> why it cannot be played
+        self.metrics: collections.deque = collections.deque(maxlen=200_000)  # the latest move-to-clients times
+
+    # ---- tables
+    def _agents(self, seats, seed) -> list:
+        return [None if kind == "human" else make_bot(kind, bot_seed(seed, k)) for k, kind in enumerate(seats)]
+
+    async def create(self, players, seats, options, seed) -> dict:
+        """A new table from the lobby's form; raises GamedslError with a message for a bad one."""
+        game = self.game
+        if not isinstance(players, int) or isinstance(players, bool) or not game.min_players <= players <= game.max_players:
+            raise GamedslError(f"{game.name} is for {game.players_text()}, not {players}")
+        if not isinstance(seats, list) or len(seats) != players:
+            raise GamedslError(f"give one seat kind per player ({players})")
+        for kind in seats:
+            if kind not in SEAT_KINDS:
+                raise GamedslError(f"unknown seat '{kind}' (seats: {', '.join(SEAT_KINDS)})")
+        if not isinstance(options, dict) or not all(isinstance(v, (str, int)) for v in options.values()):
+            raise GamedslError("options are given as {NAME: VALUE}")
+        options = effective_options(game, {str(k): v for k, v in options.items()})
+        if seed is None:
+            seed = 1 + secrets.randbelow(999_999)
+        elif not isinstance(seed, int) or isinstance(seed, bool):
+            raise GamedslError("the seed is a whole number")
+        state = game.new_state(players=players, seed=seed, options=options)
+        table_id = new_table_id()
+        path = log_path(self.data, table_id)
+        writer = GroupLog(path, new=True)  # the log first: a table in the store always has one
+        writer.start(str(self.game_file), self.sha, players, seed, options, seats, __version__)
+        writer.commit()
+        tokens, spectator = self.store.create_table(table_id, self.sha, players, seed, options, seats, str(path))
+        table = Table(table_id, game, state, seats, self._agents(seats, seed), writer, self.store, self.settings,
+                      self.metrics)
+        self.tables[table_id] = table
+        await table.start()
+        return {"table": table_id, "seed": seed,
+                "seats": [{"seat": game.player_name(k), "kind": kind, "link": f"/t/{tokens[k]}" if kind == "human"
+                           else None} for k, kind in enumerate(seats)],
+                "spectator": f"/t/{spectator}"}
+
+    async def resume_all(self):
+        """Every table of the store, where its log left it."""
+        for row in self.store.tables():
+            try:
+                table = self._resume(row)
+            except (GamedslError, OSError) as exc:
+                self.unavailable[row["id"]] = str(exc)
+                continue
+            self.tables[row["id"]] = table
+            await table.start()
+
+    def _resume(self, row: dict) -> Table:
+        game = self.game
+        data = read_log(row["log"])
+        if data.start["game_sha256"] != self.sha:
+            raise LogError(row["log"], data.start_line, f"this table was played with another version of the game "
+                                                        f"file than {self.game_file}: it cannot be resumed here")
+        seats, seed = data.start["seats"], data.start["seed"]
+        agents = self._agents(seats, seed)
+
+        def advance(state, move):  # bots choose again as they did, so their generators are where they were
+            agent = agents[move["player"]]
+            if agent is not None:
+                agent.choose(state)
+
+        state = replay_moves(game, data, advance)
+        if data.needs_rewrite:
+            rewrite(data)
+        writer = None
+        if data.end is None:
+            writer = GroupLog(row["log"], new=False)
+            if state.is_terminal():  # stopped between the last move and the end line
+                writer.end(state)
+                writer.close()
+                writer = None
+                self.store.set_status(row["id"], "over")
+        return Table(row["id"], game, state, seats, agents, writer, self.store, self.settings, self.metrics)
+
+    async def close(self):
+        for table in self.tables.values():
+            await table.stop()
+        self.store.close()
+
+    def stats(self) -> dict:
+        lat = sorted(self.metrics)
+        q = (lambda f: lat[min(len(lat) - 1, int(f * len(lat)))] * 1000) if lat else (lambda f: None)
+        return {"tables": len(self.tables), "moves": sum(t.moves_applied for t in self.tables.values()),
+                "received_moves": len(lat), "p50_ms": q(0.50), "p99_ms": q(0.99),
+                "held_answers": sum(len(t.buffer) for t in self.tables.values()),
+                "mean_ms": statistics.fmean(lat) * 1000 if lat else None}
+
+    def game_info(self) -> dict:
+        game = self.game
+        options = []
+        for name, (default, text) in game.prog.options.items():
+            choices = game.prog.option_choices.get(name)
+            options.append({"name": name, "default": game.option_text(name, default), "help": text,
+                            "choices": choices, "kind": "choice" if choices else
+                            "bool" if isinstance(default, bool) else "number"})
+        return {"name": game.name, "min_players": game.min_players, "max_players": game.max_players,
+                "options": options, "seat_kinds": list(SEAT_KINDS),
+                "players": [game.player_name(k) for k in range(game.max_players)]}
+
+
+def _page(name: str) -> HTMLResponse:
+    return HTMLResponse(STATIC.joinpath(name).read_text(encoding="utf-8"))
+
+
+class Web:
+    """The request handlers of one Server: the lobby, the API, the table page and the WebSocket."""
+
+    def __init__(self, server: Server):
+        self.server = server
+
+    async def lobby(self, request: Request):
+        return _page("lobby.html")
+
+    async def game_info(self, request: Request):
+        return JSONResponse(self.server.game_info())
+
+    async def tables(self, request: Request):
+        """The tables, with no link; moves as a spectator counts them (a pass in a window is not seen)."""
+        out = [{"table": tid, "moves": t.state.moves - sum(t.state.passes), "over": t.state.is_terminal(),
+                "seats": t.seats, "stopped": t.stopped} for tid, t in self.server.tables.items()]
+        out += [{"table": tid, "unavailable": why} for tid, why in self.server.unavailable.items()]
+        return JSONResponse(out)
+
+    async def create(self, request: Request):
+        """A new table from the lobby's form (JSON); a bad form is answered with its problem."""
+        body = await request.body()
+        if len(body) > 16384:
+            return JSONResponse({"error": "the request is too long"}, status_code=413)
+        try:
+            form = json.loads(body)
+        except ValueError:
+            return JSONResponse({"error": "send the table as a JSON object"}, status_code=400)
+        if not isinstance(form, dict):
+            return JSONResponse({"error": "send the table as a JSON object"}, status_code=400)
+        try:
+            made = await self.server.create(form.get("players"), form.get("seats"), form.get("options") or {},
+                                       form.get("seed"))
+        except GamedslError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+        return JSONResponse(made)
+
+    async def stats(self, request: Request):
+        if not self.server.settings.stats:
+            return JSONResponse({"error": "start the server with --stats to measure it"}, status_code=404)
+        return JSONResponse(self.server.stats())
+
+    async def table_page(self, request: Request):
+        if self.server.store.link(request.path_params["token"]) is None:
+            return HTMLResponse(STATIC.joinpath("unknown.html").read_text(encoding="utf-8"), status_code=404)
+        return _page("table.html")
+
+    async def play(self, ws: WebSocket):
+        """One client's WebSocket: its seat's frames out, its moves in, until it goes away."""
+        await ws.accept()
+        found = self.server.store.link(ws.path_params["token"])
+        if found is None or found[0] not in self.server.tables:
+            why = "this link opens no seat of any table: check that it was copied whole" if found is None \
+                else f"this table cannot be played: {self.server.unavailable.get(found[0], 'it is not loaded')}"
+            await ws.send_text(json.dumps({"type": "error", "message": why, "fatal": True}))
+            await ws.close(code=4404)
+            return
+        table = self.server.tables[found[0]]
+        conn = Conn(ws, found[1])
+        await table.join(conn)
+        try:
+            while True:
+                message = await ws.receive()
+                received = time.monotonic()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    error = "send text frames of JSON, not binary ones"
+                else:
+                    error = await self._handle(table, conn, text, received)
+                if error:
+                    await table.send(conn, {"type": "error", "message": error})
+        except WebSocketDisconnect:
+            pass
+        except RuntimeError:  # the socket closed under us
+            pass
+        finally:
+            await table.leave(conn)
+
+    async def _handle(self, table: Table, conn: Conn, text: str, received: float) -> str | None:
+        """One message from a client: None, or the error to send back to it alone."""
+        if len(text) > MAX_FRAME:
+            return f"the message is too long ({len(text)} characters; at most {MAX_FRAME})"
+        try:
+            message = json.loads(text)
+        except (ValueError, RecursionError):
+            return "the message is not JSON: send {\"type\": \"move\", \"move\": NUMBER, \"turn\": NUMBER}"
+        if not isinstance(message, dict):
+            return "the message should be a JSON object"
+        kind = message.get("type")
+        token = message.get("token")
+        if token is not None and token != conn.ws.path_params["token"]:
+            return "this connection plays with the link it was opened with; that token is not its own"
+        if kind == "move":
+            return await table.receive(conn.seat, message, received)
+        if kind == "refresh":
+            conn.log_sent, conn.last = 0, None
+            async with table.lock:
+                await table.send(conn, table.frame(conn))
+            return None
+        return f"unknown message type {json.dumps(kind)[:40]} (expected \"move\" or \"refresh\")"
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app):
+        await self.server.resume_all()
+        yield
+        await self.server.close()
+
+
+def build_app(server: Server) -> Starlette:
+    """The application serving one Server."""
+    web = Web(server)
+    routes = [
+        Route("/", web.lobby),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
+        Route("/api/game", web.game_info),
+        Route("/api/tables", web.tables, methods=["GET"]),
+        Route("/api/tables", web.create, methods=["POST"]),
+        Route("/api/stats", web.stats),
+        Route("/t/{token}", web.table_page),
+        WebSocketRoute("/ws/{token}", web.play),
+        Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=web.lifespan)

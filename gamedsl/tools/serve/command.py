@@ -1,0 +1,101 @@
+"""The `gamedsl serve` subcommand: its arguments, and the run of the web server (uvicorn).
+
+Nothing of the web extra is imported until the command runs: without it, the command answers
+with the line that installs it (cli.py's EXTRAS)."""
+from __future__ import annotations
+
+import argparse
+import socket
+
+from ..console import CliError, load
+
+
+def _seconds(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not '{text}'") from None
+    if not 0 <= x <= 3600:
+        raise argparse.ArgumentTypeError(f"expected seconds from 0 to 3600, not {text}")
+    return x
+
+
+def _port(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, not '{text}'") from None
+    if not 0 <= n <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, not {n}")
+    return n
+
+
+def register(sub, *_):
+    """Add `serve` to the gamedsl command's subparsers."""
+    p = sub.add_parser(
+        "serve", help="host a game for people playing in their browsers, on this machine or a LAN",
+        description="Serve a game on the web: a lobby to create tables (people and bots at the seats), one "
+                    "secret link per person and one for spectators. The engine referees every move; each "
+                    "table is written to a log as it is played, so a table survives a restart of the server "
+                    "on the same --data folder, and its links keep working.",
+        epilog="Listens on 127.0.0.1 (this machine only) unless --host says otherwise: --host 0.0.0.0 "
+               "serves the LAN. See docs/serve.md. Needs the web extra: pip install 'gamedsl[web]'.")
+    p.add_argument("file", metavar="FILE", help="the .game file")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=_port, default=8000, help="the port (default 8000; 0 picks a free one)")
+    p.add_argument("--data", default="gamedsl-serve", metavar="DIR",
+                   help="the folder of the lobby's database and the tables' logs (default ./gamedsl-serve)")
+    p.add_argument("--bot-delay", type=_seconds, default=0.6, metavar="SECONDS",
+                   help="the pause before a bot's move, so people can follow (default 0.6)")
+    p.add_argument("--window-seconds", type=_seconds, default=10.0, metavar="SECONDS",
+                   help="how long a reaction window or race waits for a person; then they let it pass "
+                        "(in a race: their first answer counts, at the deadline) (default 10)")
+    p.add_argument("--stats", action="store_true",
+                   help="serve /api/stats, the load figures (moves, time from a move received to every client "
+                        "told); they count every move, passes in reaction windows too: for a load test, not a "
+                        "playtest")
+    p.set_defaults(func=cmd_serve)
+
+
+def cmd_serve(args) -> int:
+    import uvicorn  # noqa: F401  (the web extra: a missing one is answered with its install line)
+    import starlette  # noqa: F401
+
+    from .app import Server
+    from .table import Settings
+
+    load(args.file)  # a bad game file is reported before anything listens
+    try:
+        sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((args.host, args.port))
+    except OSError as exc:
+        raise CliError(f"gamedsl serve: error: cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    server = Server(args.file, args.data, Settings(args.bot_delay, args.window_seconds, args.stats))
+    port = sock.getsockname()[1]
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"gamedsl serve: {server.game.name} at http://{host}:{port}/  (data: {args.data}; Ctrl-C stops)",
+          flush=True)
+    if args.host in ("0.0.0.0", "::"):
+        print("  listening on every network interface: people on the LAN open http://THIS-MACHINE'S-ADDRESS:"
+              f"{port}/", flush=True)
+    serve(server, sock)
+    return 0
+
+
+def serve(server, sock):
+    """Run the server on a bound socket until it is stopped (Ctrl-C or SIGTERM)."""
+    import uvicorn
+
+    from .app import build_app
+
+    config = uvicorn.Config(build_app(server), log_level="warning", ws_max_size=1 << 20, lifespan="on",
+                            ws_per_message_deflate=False,  # small frames: compressing costs more than it saves
+                            ws_ping_interval=20, ws_ping_timeout=20)
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # Ctrl-C is how a server is stopped: uvicorn has shut it down cleanly first
+        pass
+    finally:
+        sock.close()
+    print("gamedsl serve: stopped", flush=True)

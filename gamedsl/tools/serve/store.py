@@ -1,0 +1,119 @@
+"""The lobby's records: tables and their seat links, in SQLite (one file in the --data folder).
+
+A link's token is never stored, only its SHA-256: the database alone opens no seat. Every write
+is one committed transaction (the journal makes it survive a killed process); the moves
+themselves are in each table's JSON-lines log, written as they are played.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import sqlite3
+import time
+from pathlib import Path
+
+SPECTATOR = -1  # the seat number of a spectator link
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    game_sha256 TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    options TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    log TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'playing'
+);
+CREATE TABLE IF NOT EXISTS links (
+    token_sha256 TEXT PRIMARY KEY,
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    seat INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS answers (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    window INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action INTEGER NOT NULL,
+    time REAL NOT NULL,
+    PRIMARY KEY (table_id, window, seat)
+);
+"""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def new_table_id() -> str:
+    return secrets.token_hex(6)
+
+
+def new_token() -> str:
+    """An unguessable link token (192 random bits)."""
+    return secrets.token_urlsafe(24)
+
+
+class Store:
+    """The lobby's database: create tables with their links, find a link's seat, list tables."""
+
+    def __init__(self, folder: Path):
+        folder.mkdir(parents=True, exist_ok=True)
+        self.path = folder / "lobby.sqlite3"
+        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.executescript(SCHEMA)
+
+    def close(self):
+        self.db.close()
+
+    def create_table(self, table_id: str, game_sha: str, players: int, seed: int, options: dict, seats: list[str],
+                     log: str) -> tuple[list[str], str]:
+        """A new table: (one token per seat, the spectator token)."""
+        tokens = [new_token() for _ in seats]
+        spectator = new_token()
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT INTO tables (id, created, game_sha256, players, seed, options, seats, log) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                            (table_id, time.time(), game_sha, players, seed, json.dumps(options),
+                             json.dumps(seats), log))
+            rows = [(token_hash(t), table_id, k) for k, t in enumerate(tokens)]
+            rows.append((token_hash(spectator), table_id, SPECTATOR))
+            self.db.executemany("INSERT INTO links (token_sha256, table_id, seat) VALUES (?, ?, ?)", rows)
+        return tokens, spectator
+
+    def link(self, token: str) -> tuple[str, int] | None:
+        """The table and seat a token opens (seat -1: a spectator), or None."""
+        row = self.db.execute("SELECT table_id, seat FROM links WHERE token_sha256 = ?",
+                              (token_hash(token),)).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def tables(self) -> list[dict]:
+        rows = self.db.execute("SELECT id, created, game_sha256, players, seed, options, seats, log, status "
+                               "FROM tables ORDER BY created").fetchall()
+        return [{"id": r[0], "created": r[1], "game_sha256": r[2], "players": r[3], "seed": r[4],
+                 "options": json.loads(r[5]), "seats": json.loads(r[6]), "log": r[7], "status": r[8]}
+                for r in rows]
+
+    def set_status(self, table_id: str, status: str):
+        with self.db:
+            self.db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+
+    # ---- answers given in an open reaction window, waiting for the players asked before them
+    def save_answer(self, table_id: str, window: int, seat: int, action: int, seconds: float):
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?)",
+                            (table_id, window, seat, action, seconds))
+
+    def answers(self, table_id: str, window: int) -> dict[int, tuple[int, float]]:
+        rows = self.db.execute("SELECT seat, action, time FROM answers WHERE table_id = ? AND window = ?",
+                               (table_id, window)).fetchall()
+        return {r[0]: (r[1], r[2]) for r in rows}
+
+    def drop_answers(self, table_id: str):
+        with self.db:
+            self.db.execute("DELETE FROM answers WHERE table_id = ?", (table_id,))

@@ -1,0 +1,411 @@
+"""One table: a game in progress, its seats (people and bots), the moves it receives and its log.
+
+The state changes only here, one move at a time under the table's lock, and every move is
+written to the table's JSON-lines log (the same log `gamedsl play` writes) before anyone is
+told of it. A reaction window or race asks everyone at once: each person's answer is timed from
+the moment the window opened to the moment the server received it, and the answers go to the
+engine in the order it asks them, with those times, so the fastest counts exactly as in the
+terminal. Bots answer with the reaction time the game's seeded generator draws for them.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from pathlib import Path
+
+from ...errors import GamedslError, IllegalAction
+from ..logfile import LogWriter, _dump
+from .views import SPECTATOR, SeatLog, public_view
+
+MAX_FRAME = 4096  # the longest message a client may send, in characters
+
+
+class GroupLog(LogWriter):
+    """A table's log (the lines `gamedsl play` writes), its lines held until `commit` writes them with
+    one sync to disk: a move and the bot moves it sets off cost one sync, made before anyone is told."""
+
+    def __init__(self, path, new: bool):
+        super().__init__(path, new)
+        self.pending: list[dict] = []
+
+    def write(self, obj: dict):
+        self.pending.append(obj)
+
+    def commit(self):
+        if self.pending:
+            lines, self.pending = self.pending, []
+            self.file.write("".join(_dump(obj) + "\n" for obj in lines))
+            self.file.flush()
+            os.fsync(self.file.fileno())
+
+    def close(self):
+        self.commit()
+        super().close()
+
+
+class Settings:
+    """How tables play: the pause before a bot's move (so people can follow), and how long a
+    reaction window or race waits for a person before answering for them."""
+
+    def __init__(self, bot_delay: float = 0.6, window_seconds: float = 10.0, stats: bool = False):
+        self.bot_delay = bot_delay
+        self.window_seconds = window_seconds
+        self.stats = stats  # serve /api/stats (the load figures)
+
+
+class Conn:
+    """One open WebSocket: the seat it plays (or SPECTATOR), and how much of the log it has."""
+
+    def __init__(self, ws, seat: int):
+        self.ws, self.seat = ws, seat
+        self.log_sent = 0
+        self.last: dict | None = None  # the last frame sent (without its log): an unchanged one is not sent again
+        self.window: tuple | None = None  # (window, the time left as this client was first told it)
+
+
+class Table:
+    """A game being played by connected people and by bots."""
+
+    def __init__(self, table_id: str, game, state, seats: list[str], agents: list, writer: GroupLog | None,
+                 store, settings: Settings, metrics: list):
+        self.id, self.game, self.state, self.seats, self.agents = table_id, game, state, seats, agents
+        self.writer, self.store, self.settings, self.metrics = writer, store, settings, metrics
+        self.lock = asyncio.Lock()
+        self.conns: set[Conn] = set()
+        self.logs: dict[int, SeatLog] = {}
+        self.stopped: str | None = None  # why the game cannot go on (a rule failed)
+        no_reaction = game.prog.no_reaction
+        self.no_reaction = no_reaction.first_id if no_reaction is not None else -1
+        # the open reaction window: its first move index, when it opened, what each seat asked may
+        # answer (moves in display order, its observation, a copy of the state at its question),
+        # and the answers received from people not yet at the head of the engine's queue
+        self.window_key: int | None = None
+        self.window_opened = 0.0
+        self.asked: dict[int, tuple] = {}
+        self.frozen: dict[int, dict] = {}  # each seat's view when the window opened
+        self.buffer: dict[int, tuple[int, float]] = {}
+        self.saved = False  # some of them are in the store (they would count after a restart)
+        self.timer: asyncio.TimerHandle | None = None
+        self.wake = asyncio.Event()
+        self.driver: asyncio.Task | None = None
+        self.moves_applied = 0  # moves played since the server started (for the load figures)
+
+    # ---- what is asked now
+    def turn(self, seat: int) -> int | None:
+        """The decision a seat is asked now, as the seat counts moves (the moves it knows of: the
+        others' letting a moment pass is not among them), or None. A client sends it back with its
+        move, so a move meant for a moment that has passed is refused."""
+        s = self.state
+        if s.window is not None:
+            return self.asked[seat][1]["move"] if seat in self.asked and not self.answered(seat) else None
+        if not s.is_terminal() and s.current_player() == seat:
+            return s.observation(seat)["move"]
+        return None
+
+    def _sync_window(self):
+        """Notice a reaction window that opened: work out who is asked what, and start its clock."""
+        s = self.state
+        if s.window is None:
+            if self.window_key is not None:
+                self._window_closed()
+            return
+        if s.window_start == self.window_key:
+            return
+        if self.window_key is not None:
+            self._window_closed()
+        self.window_key = s.window_start
+        self.window_opened = time.monotonic()
+        self.frozen = {seat: self._view(seat) for seat in [SPECTATOR, *range(s.np)]}
+        self.asked = self._window_questions()
+        self.buffer = {}
+        if self.store is not None:  # answers received before a restart, not yet played
+            for seat, (action, seconds) in self.store.answers(self.id, s.window_start).items():
+                if seat in self.asked and seat in s.window[2] and action in self.asked[seat][0]:
+                    self.buffer[seat] = (action, seconds)
+                    self.saved = True
+            if self.buffer:  # those who answered before the restart stay faster than those after it
+                self.window_opened -= max(seconds for _, seconds in self.buffer.values())
+        if any(self.agents[p] is None for p in self.asked):
+            loop = asyncio.get_running_loop()
+            self.timer = loop.call_later(self.settings.window_seconds, self._deadline, s.window_start)
+
+    def _window_closed(self):
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.saved and self.store is not None:
+            self.store.drop_answers(self.id)
+        self.window_key, self.asked, self.buffer, self.saved, self.frozen = None, {}, {}, False, {}
+
+    def _window_questions(self) -> dict:
+        """Every seat the open window will ask, with its legal answers and its view at that moment.
+
+        The engine asks them one after the other and nothing changes between the questions, so a
+        copy of the state, answered for each seat in turn (by letting the moment pass where
+        possible), reaches each seat's question; people see theirs all at once."""
+        s = self.state.clone()
+        start = s.window_start
+        out = {}
+        while s.window is not None and s.window_start == start and not s.is_terminal():
+            p = s.current_player()
+            legal = s.legal_actions()
+            out[p] = (self.game.display_order(legal), s.observation(p), s.clone())
+            if len(s.window[2]) <= 1:
+                break
+            try:
+                s.apply_action(self.no_reaction if self.no_reaction in legal else legal[0], 0.0)
+            except GamedslError:  # the copy's window closed and a rule failed: the real game will say so
+                break
+        return out
+
+    def answered(self, seat: int) -> bool:
+        """Whether a seat asked in the open window has answered it."""
+        return seat in self.asked and (seat in self.buffer or seat not in self.state.window[2])
+
+    def _deadline(self, window: int):
+        """The window's time is up: people who have not answered let the moment pass (in a race, the
+        first answer is theirs), timed at the deadline."""
+        async def run():
+            async with self.lock:
+                if self.window_key != window or self.state.window is None:
+                    return
+                for seat, (legal, *_) in self.asked.items():
+                    if self.agents[seat] is None and not self.answered(seat):
+                        action = self.no_reaction if self.no_reaction in legal else legal[0]
+                        self.buffer[seat] = (action, round(self.settings.window_seconds, 3))
+                await self._settle()
+            self.wake.set()
+        asyncio.ensure_future(run())
+
+    # ---- moves
+    async def receive(self, seat: int, message: dict, received: float) -> str | None:
+        """A move sent by a person: played (or held, in a window), or the reason it was refused."""
+        move, turn = message.get("move"), message.get("turn")
+        if not isinstance(move, int) or isinstance(move, bool):
+            return "a move is sent as {\"type\": \"move\", \"move\": NUMBER, \"turn\": NUMBER}"
+        if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool)):
+            return "'turn' should be the number of the decision the move answers"
+        async with self.lock:
+            error = self._check(seat, move, turn)
+            if error:
+                return error
+            s = self.state
+            if s.window is not None:
+                seconds = round(max(0.0, time.monotonic() - self.window_opened), 3)
+                self.buffer[seat] = (move, seconds)
+                if self.store is not None and s.current_player() != seat:
+                    self.store.save_answer(self.id, s.window_start, seat, move, seconds)
+                    self.saved = True
+            else:
+                self._apply(seat, move, None)
+            await self._settle(received)
+        self.wake.set()
+        return None
+
+    def _check(self, seat: int, move: int, turn) -> str | None:
+        s = self.state
+        if self.stopped:
+            return f"the game has stopped: {self.stopped}"
+        if s.is_terminal():
+            return "the game is over"
+        if seat == SPECTATOR:
+            return "a spectator cannot play: open a seat's link to play"
+        if turn is not None and turn != self.turn(seat):
+            return "the game has moved on since that move was chosen: it was not played"
+        if s.window is not None:
+            self._sync_window()
+            if seat not in self.asked:
+                return "it is not your move"
+            if self.answered(seat):
+                return "you have already answered this moment"
+            legal, _, at = self.asked[seat]
+            if move not in legal:
+                return _why(at, move)
+            return None
+        if s.current_player() != seat:
+            return f"it is not your move: {self.game.player_name(s.current_player())} is to move"
+        if move not in s.legal_actions():
+            return _why(s, move)
+        return None
+
+    def _apply(self, seat: int, action: int, seconds: float | None):
+        """Play one move and log it; a rule that fails stops the table (the log keeps every move before)."""
+        s = self.state
+        text = s.action_to_string(action)
+        try:
+            s.apply_action(action, seconds)
+        except GamedslError as exc:
+            self.stopped = str(exc)
+            if self.store is not None:
+                self.store.set_status(self.id, "stopped")
+            return
+        self.moves_applied += 1
+        if self.writer is not None:
+            self.writer.move(s.moves, seat, action, text, s.times.get(s.moves - 1))
+            if s.is_terminal():
+                self.writer.end(s)
+
+    async def _commit(self):
+        """Write the moves played to the log (in a thread: the other tables go on meanwhile)."""
+        writer = self.writer
+        if writer is None or not writer.pending:
+            return
+        await asyncio.to_thread(writer.commit)
+        if self.state.is_terminal():
+            writer.close()
+            self.writer = None
+            if self.store is not None:
+                self.store.set_status(self.id, "over")
+
+    async def _settle(self, received: float | None = None):
+        """Play the window answers that can go now (held answers, bots at the head of the queue),
+        then tell every client; `received`: when the move that started this arrived (for the figures)."""
+        s = self.state
+        while not self.stopped and not s.is_terminal():
+            self._sync_window()
+            if s.window is None:
+                break
+            p = s.current_player()
+            if p in self.buffer:
+                action, seconds = self.buffer.pop(p)
+                self._apply(p, action, seconds)
+            elif self.agents[p] is not None:
+                self._apply(p, self.agents[p].choose(s), None)
+            else:
+                break
+        self._sync_window()
+        await self._commit()
+        await self.broadcast()
+        if received is not None:
+            self.metrics.append(time.monotonic() - received)
+
+    def bot_to_move(self) -> int | None:
+        s = self.state
+        if self.stopped or s.is_terminal() or s.window is not None:
+            return None
+        p = s.current_player()
+        return p if self.agents[p] is not None else None
+
+    async def drive(self):
+        """Play the bots' moves outside reaction windows, each after the bot delay."""
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            while True:
+                async with self.lock:
+                    p = self.bot_to_move()
+                    moment = self.state.moves
+                if p is None:
+                    break
+                if self.settings.bot_delay:
+                    await asyncio.sleep(self.settings.bot_delay)
+                async with self.lock:
+                    if self.bot_to_move() != p or self.state.moves != moment:
+                        continue
+                    action = await asyncio.to_thread(self.agents[p].choose, self.state)
+                    self._apply(p, action, None)
+                    await self._settle()
+
+    async def start(self):
+        """Begin playing: the answers and bot moves that can go now, then the bots' turns."""
+        async with self.lock:
+            await self._settle()
+        self.driver = asyncio.ensure_future(self.drive())
+        self.wake.set()
+
+    async def stop(self):
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.driver is not None:
+            self.driver.cancel()
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+    # ---- what each client is sent
+    def frame(self, conn: Conn) -> dict | None:
+        """Everything one client is shown now: its seat's view only (a spectator's: the public one).
+        None when nothing changed for it since the last frame it was sent.
+
+        While a reaction window is open, a seat sees the table as it was when the window opened
+        (and, if asked, its own question, with the time left as it was first told): the others'
+        answers, even how many there are, stay unseen until the window closes."""
+        s, seat, game = self.state, conn.seat, self.game
+        legal: list[int] = []
+        window = None
+        if s.window is not None and seat in self.asked and not self.answered(seat):
+            legal, view, *_ = self.asked[seat]
+            if conn.window is None or conn.window[0] != self.window_key:
+                left = self.settings.window_seconds - (time.monotonic() - self.window_opened)
+                conn.window = (self.window_key, {"kind": s.window[0], "left": round(max(0.0, left), 2),
+                                                 "total": self.settings.window_seconds})
+            window = conn.window[1]
+        elif s.window is not None:
+            view = self.frozen[seat] if seat in self.frozen else self._view(seat)
+        else:
+            view = self._view(seat)
+            if s.current_player() == seat and not s.is_terminal() and not self.stopped:
+                legal = game.display_order(s.pending[1])
+        log = self.logs.setdefault(seat, SeatLog(seat))
+        log.update(s)
+        entries = log.entries[conn.log_sent:]
+        frame = {"type": "state", "table": self.id, "game": game.name, "turn": view["move"] if legal else None,
+                 "seat": None if seat == SPECTATOR else game.player_name(seat),
+                 "seats": [{"name": game.player_name(k), "kind": kind,
+                            "online": any(c.seat == k for c in self.conns)} for k, kind in enumerate(self.seats)],
+                 "view": view, "legal": [{"move": a, "text": game.action_to_string(a)} for a in legal],
+                 "window": window, "answered": seat in self.asked and self.answered(seat),
+                 "over": s.is_terminal(), "stopped": self.stopped}
+        same = frame == conn.last and not entries
+        conn.last = dict(frame)
+        frame["log_from"], frame["log"] = conn.log_sent, entries
+        conn.log_sent += len(entries)
+        return None if same else frame
+
+    def _view(self, seat: int) -> dict:
+        """A seat's observation (a spectator's: the public view), without its question."""
+        if seat == SPECTATOR:
+            return public_view(self.state)
+        view = self.state.observation(seat)
+        view.pop("legal", None)
+        view.pop("window", None)
+        return view
+
+    async def send(self, conn: Conn, frame: dict):
+        try:
+            await conn.ws.send_text(json.dumps(frame, ensure_ascii=False))
+        except Exception:  # the client went away: its socket handler removes it
+            self.conns.discard(conn)
+
+    async def broadcast(self):
+        """Tell every client what changed for it (a client whose view did not change is sent nothing:
+        even the number of frames tells nothing it may not know)."""
+        frames = [(c, self.frame(c)) for c in list(self.conns)]
+        await asyncio.gather(*(self.send(c, f) for c, f in frames if f is not None))
+
+    async def join(self, conn: Conn):
+        async with self.lock:
+            self.conns.add(conn)
+            self._sync_window()
+            await self.broadcast()
+
+    async def leave(self, conn: Conn):
+        async with self.lock:
+            self.conns.discard(conn)
+            await self.broadcast()
+
+
+def _why(state, move: int) -> str:
+    """Why a move is refused, from the state at the seat's own question."""
+    if move < 0 or move >= state.game.num_distinct_actions():
+        return f"there is no move number {move}"
+    try:
+        return state.explain(move)
+    except (IllegalAction, GamedslError) as exc:
+        return str(exc)
+
+
+def log_path(data: Path, table_id: str) -> Path:
+    return data / "logs" / f"{table_id}.jsonl"

@@ -1,0 +1,112 @@
+"""What is sent to one seat (its own observation, its moves as it saw them) or to a spectator
+(what every seat sees: the public view).
+
+Every card name that leaves the server comes from `state.observation(seat)` or from
+`game.move_text(state, k, seat)`, the engine's own readings for that seat; a spectator's view is
+put together from the seats' observations, keeping only what all of them see.
+"""
+from __future__ import annotations
+
+SPECTATOR = -1
+
+
+def public_view(state) -> dict:
+    """What a spectator sees: zones and variables as every seat sees them (a hand as its owner's
+    other seats see it; any zone as the seat that sees least of it), no seat's private values,
+    no decision of anyone's."""
+    game = state.game
+    n = state.np
+    views = [state.observation(k) for k in range(n)]
+    names = [game.player_name(k) for k in range(n)]
+    base = views[0]
+    zones = {}
+    for name, v in base["zones"].items():
+        if isinstance(v, dict) and set(v) == set(names):  # one instance per player
+            zones[name] = {p: _least([views[q]["zones"][name][p] for q in range(n) if q != k]) if n > 1
+                           else _hidden(v[p]) for k, p in enumerate(names)}
+        else:
+            zones[name] = _least([views[k]["zones"].get(name) for k in range(n)])
+    variables = {}
+    for name, v in base["vars"].items():
+        if isinstance(v, dict) and len(v) == 1 and names[0] in v and n > 1 \
+                and set(views[1]["vars"].get(name, {})) != set(v):
+            continue  # each seat sees only its own value
+        variables[name] = v
+    view = {"game": base["game"], "player": None, "round": base["round"],
+            "move": state.moves - sum(state.passes),
+            "to_move": None if state.window is not None or state.is_terminal()
+            else game.player_name(state.current_player()),
+            "zones": zones, "vars": variables, "log": base["log"], "moves": []}
+    for key in ("eliminated", "results", "places"):
+        if key in base:
+            view[key] = base[key]
+    return view
+
+
+def _outside(v):
+    """A zone as a seat that does not own it sees it, without what that seat alone was shown."""
+    if isinstance(v, dict):
+        return {k: x for k, x in v.items() if k != "known"}
+    return v
+
+
+def _hidden(v):
+    if isinstance(v, list):
+        return {"count": len(v)}
+    return _outside(v)
+
+
+def _least(vs: list):
+    """The view of a shared zone that shows least: a count over a list of cards."""
+    for v in vs:
+        if isinstance(v, dict):
+            return _outside(v)
+    return vs[0]
+
+
+def move_seen(state, k: int, viewer: int) -> str:
+    """Move number k as a seat saw it; for a spectator, as the seats that did not make it saw it
+    (hidden if any of them was not shown its card)."""
+    game = state.game
+    if viewer >= 0:
+        return game.move_text(state, k, viewer)
+    player = state.card_moves[k - state.hbase][0]
+    full = game.action_to_string(state.history[k - state.hbase])
+    texts = [game.move_text(state, k, q) for q in range(state.np) if q != player]
+    hidden = [t for t in texts if not t.startswith(full)]
+    return hidden[0] if hidden else texts[0] if texts else game.move_text(state, k, player)
+
+
+class SeatLog:
+    """The running log of one seat (or of a spectator): every move as it saw it, and what the rules
+    said, in the order they happened. Built as moves settle: the answers in an open reaction
+    window are added once it closes."""
+
+    def __init__(self, viewer: int):
+        self.viewer = viewer
+        self.entries: list[dict] = []
+        self.moves_done = 0  # moves already turned into entries
+        self.said_done = 0  # lines of state.log already turned into entries
+
+    def update(self, state) -> int:
+        """Add what settled since the last update; returns the index of the first new entry."""
+        first = len(self.entries)
+        game = state.game
+        settled = state.window_start if state.window is not None else state.moves
+        no_reaction = game.prog.no_reaction.first_id if game.prog.no_reaction is not None else -1
+        events = []
+        for k in range(self.moves_done, settled):
+            who = state.card_moves[k - state.hbase][0]
+            if state.history[k - state.hbase] == no_reaction and who != self.viewer:
+                continue  # letting a moment pass is seen by nobody else
+            events.append(((k + 1, 0), {"who": game.player_name(who), "you": who == self.viewer,
+                                        "text": move_seen(state, k, self.viewer)}))
+        self.moves_done = max(self.moves_done, settled)
+        said = state.log
+        while self.said_done < len(said) and said[self.said_done][0] <= settled:
+            m, who, text, r = said[self.said_done]
+            events.append(((m, 1), {"who": game.player_name(who), "said": text, "round": r}))
+            self.said_done += 1
+        events.sort(key=lambda e: e[0])
+        self.entries.extend(e for _, e in events)
+        return first

@@ -1,0 +1,141 @@
+"""What the serve tests share: a `gamedsl serve` process of their own, tables made through the lobby's
+API, and WebSocket players that keep every frame they are sent."""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "games"
+
+
+class Served:
+    """`gamedsl serve GAME --port 0 --data DATA ...` in a process of its own; .url once it listens."""
+
+    def __init__(self, game, data, *args):
+        self.game, self.data, self.args = Path(game), Path(data), [str(a) for a in args]
+        self.proc = None
+        self.url = None
+
+    def start(self):
+        command = [sys.executable, "-m", "gamedsl", "serve", str(self.game), "--port", "0", "--data", str(self.data),
+                   "--bot-delay", "0", *self.args]
+        self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        line = self.proc.stdout.readline()
+        found = re.search(r"at (http://\S+?)/ ", line)
+        assert found, f"no address in {line!r}: {self.proc.stderr.read() if self.proc.poll() is not None else ''}"
+        self.url = found[1]
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:  # the lifespan (resuming tables) runs before requests are served
+            try:
+                if httpx.get(self.url + "/api/game", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise AssertionError("the server did not answer")
+
+    def kill(self):
+        """kill -9: no chance to close anything."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return self.proc.returncode
+
+    def stderr(self) -> str:
+        return self.proc.stderr.read() if self.proc.poll() is not None else ""
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def create_table(url: str, players: int, seats: list[str], options: dict | None = None, seed: int = 1) -> dict:
+    r = httpx.post(url + "/api/tables", json={"players": players, "seats": seats, "options": options or {},
+                                             "seed": seed}, timeout=20)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def ws_url(url: str, link: str) -> str:
+    return url.replace("http://", "ws://") + "/ws/" + link.rsplit("/", 1)[-1]
+
+
+class Player:
+    """A seat played over a WebSocket: every frame it is sent is kept (raw); `policy(frame)` picks a
+    move id from frame["legal"] (or None: wait). Answers each decision (each "turn") once."""
+
+    def __init__(self, url: str, link: str, policy, stop_after=None, wait=None):
+        self.url, self.link, self.policy, self.stop_after = ws_url(url, link), link, policy, stop_after
+        self.wait = wait  # seconds to think before answering a frame (None: answer at once)
+        self.raw: list[str] = []
+        self.frames: list[dict] = []
+        self.errors: list[str] = []
+        self.sent = 0
+
+    async def play(self):
+        async with websockets.connect(self.url, max_size=None) as ws:
+            answered = None
+            while True:
+                text = await ws.recv()
+                self.raw.append(text)
+                frame = json.loads(text)
+                if frame["type"] == "error":
+                    self.errors.append(frame["message"])
+                    if frame.get("fatal"):
+                        return
+                    continue
+                self.frames.append(frame)
+                if frame["over"] or frame["stopped"]:
+                    return
+                if self.stop_after is not None and self.sent >= self.stop_after:
+                    return
+                if frame["legal"] and frame["turn"] != answered:
+                    move = self.policy(frame)
+                    if move is not None:
+                        answered = frame["turn"]
+                        if self.wait is not None:
+                            await asyncio.sleep(self.wait(frame))
+                        await ws.send(json.dumps({"type": "move", "move": move, "turn": frame["turn"]}))
+                        self.sent += 1
+
+
+def random_policy(seed: int):
+    import random
+    rng = random.Random(seed)
+    return lambda frame: rng.choice(frame["legal"])["move"]
+
+
+async def play_all(players: list[Player], timeout: float = 120):
+    await asyncio.wait_for(asyncio.gather(*(p.play() for p in players)), timeout)
+
+
+def log_of(data: Path, table: str) -> Path:
+    return Path(data) / "logs" / f"{table}.jsonl"
+
+
+def log_lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines()]
+
+
+os.environ.setdefault("PYTHONUNBUFFERED", "1")

@@ -1,0 +1,181 @@
+"""`gamedsl serve` in a real browser: Playwright for Python driving headless Chromium, one browser
+context per person, clicking the table page's buttons. Skipped, with how to install it, only when
+no Chromium is found."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+
+import pytest
+
+from serve_helpers import GAMES, Served, log_lines, log_of
+
+CHROMIUM = os.environ.get("GAMEDSL_CHROMIUM") or next(
+    (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")) if p),
+    None)
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium found for the browser tests: install it (apt-get install chromium, "
+                             "or set GAMEDSL_CHROMIUM to a Chromium or Chrome executable)")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+def _lobby(browser, url: str, players: int, seats: list[str], options: dict, seed: int) -> tuple[list[str], str]:
+    """Create a table with the lobby's form, as a host does: the seat links and the spectator link."""
+    page = browser.new_page()
+    page.goto(url + "/")
+    page.wait_for_selector("#seats select")
+    page.select_option("#players", str(players))
+    for k, kind in enumerate(seats):
+        page.locator("#seats select").nth(k).select_option(kind)
+    for name, value in options.items():
+        field = page.locator(f"[data-option={name}]")
+        if field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(str(value))
+    page.fill("#seed", str(seed))
+    page.click("#create")
+    page.wait_for_selector("a.spectator-link")
+    links = [a.get_attribute("href") for a in page.locator("a.seat-link").all()]
+    spectator = page.locator("a.spectator-link").get_attribute("href")
+    page.close()
+    return links, spectator
+
+
+def _seat_pages(browser, url: str, links: list[str]) -> list:
+    """One browser context per person (separate cookies and storage, like separate machines)."""
+    pages = []
+    for link in links:
+        page = browser.new_context(viewport={"width": 1200, "height": 820}).new_page()
+        page.goto(url + link)
+        pages.append(page)
+    return pages
+
+
+def _buttons(page) -> list[tuple[str, object]]:
+    return [(b.text_content(), b) for b in page.locator("#moves button:not([disabled])").all()]
+
+
+def _click(page, prefer) -> str | None:
+    """Click the move `prefer` picks among the enabled buttons, if there are any."""
+    try:
+        buttons = _buttons(page)
+        if not buttons:
+            return None
+        text, button = prefer([t for t, _ in buttons])
+        button = dict(buttons)[text]
+        button.click(timeout=2000)
+        return text
+    except Exception as exc:  # the page redrew under the click: look again
+        if "Timeout" in type(exc).__name__ or "detached" in str(exc) or "not attached" in str(exc):
+            return None
+        raise
+
+
+def _play(pages, prefer, done, seconds: float) -> list[str]:
+    clicked = []
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, f"not done after {seconds} s; clicked {clicked[-10:]}"
+        for page in pages:
+            text = _click(page, prefer)
+            if text:
+                clicked.append(text)
+        pages[0].wait_for_timeout(40)
+    return clicked
+
+
+def _lol_prefer(texts: list[str]):
+    """A person who jumps in and catches whenever they can, races, and never says «ЛОЛ!» (so they can be
+    caught); else plays a «Бах!» first, then any card."""
+    for prefix in ("jump in", "catch", "cover", "play Бах!", "play two", "play", "cover with", "pass it on",
+                   "swap hands", "name", "draw", "take the cards", "pass"):
+        for t in texts:
+            if t.startswith(prefix) and t != "pass it on":
+                return t, None
+    for t in texts:
+        if t != "ЛОЛ!":
+            return t, None
+    return texts[0], None
+
+
+def test_a_lol_round_in_the_browser_with_a_jump_in_a_race_and_a_catch(browser, tmp_path):
+    data = tmp_path / "data"
+    with Served(GAMES / "lol.game", data, "--window-seconds", "20", "--bot-delay", "0.05") as server:
+        links, spectator = _lobby(browser, server.url, 3, ["human", "human", "greedy"], {"mode": "first_out"}, 3)
+        assert len(links) == 2
+        pages = _seat_pages(browser, server.url, links)
+        watch = _seat_pages(browser, server.url, [spectator])[0]
+        table = re.search(r"[0-9a-f]{12}", str(sorted((data / "logs").iterdir())[0]))[0]
+
+        def moves():
+            return [m for m in log_lines(log_of(data, table)) if m["type"] == "move"]
+
+        def seen():
+            texts = [(m["player"], m["text"]) for m in moves()]
+            return {"jump": any(p < 2 and t.startswith("jump in") for p, t in texts),
+                    "catch": any(t.startswith("catch") for _, t in texts),
+                    "race": any(t == "cover" for _, t in texts)}
+
+        def round_over():
+            where = pages[0].locator("#where").text_content() or ""
+            return "round 1," not in where or pages[0].locator("#over").is_visible()
+
+        def done():
+            return round_over() and all(seen().values())
+
+        shot = None
+
+        def prefer(texts):
+            nonlocal shot
+            if shot is None and len(moves()) > 40:
+                shot = pages[0].screenshot()
+            return _lol_prefer(texts)
+        clicked = _play(pages, prefer, done, 150)
+        assert all(seen().values()) and any(t.startswith("jump in") for t in clicked)
+        for page in pages + [watch]:
+            assert page.evaluate("window.gamedslErrors") == []
+        # the spectator sees no hand but counts
+        assert "card" in watch.locator("#players").text_content()
+        assert watch.locator("#moves button").count() == 0
+        log = [m for m in log_lines(log_of(data, table)) if m["type"] == "move"]
+        covers = [m for m in log if m["text"] == "cover"]
+        assert covers and all("time" in m for m in covers)  # each race answer with its reaction time
+        human_covers = [m["time"] for m in covers if m["player"] < 2]
+        assert human_covers and all(0 <= t < 20 for t in human_covers)
+        if os.environ.get("GAMEDSL_SCREENSHOT") and shot:
+            (GAMES.parent / "docs" / "serve-table.png").write_bytes(shot)
+
+
+def test_a_whole_laus_game_in_the_browser(browser, tmp_path):
+    data = tmp_path / "data"
+    with Served(GAMES / "laus.game", data, "--bot-delay", "0.05") as server:
+        links, spectator = _lobby(browser, server.url, 3, ["human", "greedy", "human"], {"target": "60"}, 7)
+        pages = _seat_pages(browser, server.url, links)
+        first = lambda texts: (texts[0], None)  # noqa: E731
+        _play(pages, first, lambda: pages[0].locator("#log div").count() >= 12, 60)
+        # a reloaded page comes back with the game where it is and the whole log
+        before = pages[0].locator("#log div").all_text_contents()
+        pages[0].reload()
+        pages[0].wait_for_function(f"document.querySelectorAll('#log div').length >= {len(before)}")
+        assert pages[0].locator("#log div").all_text_contents()[:len(before)] == before
+        _play(pages, first, lambda: pages[0].locator("#over").is_visible(), 150)
+        for page in pages:
+            page.wait_for_selector("#over:not([hidden])")
+            assert page.evaluate("window.gamedslErrors") == []
+            assert "game over" in page.locator("#status").text_content()
+        results = pages[1].locator("#results").text_content()
+        assert "win" in results or "lose" in results
+        logs = list((data / "logs").iterdir())
+        assert log_lines(logs[0])[-1]["type"] == "end"
