@@ -247,3 +247,10 @@ def test_help(capsys):
     assert main(["arena", "--help"]) == 0
     out = capsys.readouterr().out
     assert "usage: gamedsl arena" in out and "95%" in out and "95%%" not in out
+
+
+def test_an_entry_is_named_as_written_even_where_rich_would_see_an_emoji(capsys):
+    """`:100:` is an emoji code to rich: the spec ismcts:100:cut=1 must not become 'ismcts💯cut=1'."""
+    assert main(["arena", EIGHTS, "--seats", "ismcts:100:cut=1,random", "--games", "2", "--option", "target=1"]) == 0
+    out = capsys.readouterr().out
+    assert "ismcts:100:cut" in out and "💯" not in out

@@ -1,15 +1,91 @@
 """Bots: players that choose moves. Each has `choose(state) -> move`; BOTS names them for the
-command line (`--seats greedy,random`)."""
+command line (`--seats greedy,random`), and make_bot makes one from a spec (`ismcts:2000:cut=40`)."""
 from __future__ import annotations
 
 from .greedy import GreedyAgent
+from .ismcts import IsmctsAgent
 from .uniform import RandomAgent
 
-BOTS = {"random": RandomAgent, "greedy": GreedyAgent}
+BOTS = {"random": RandomAgent, "greedy": GreedyAgent, "ismcts": IsmctsAgent}
 
-__all__ = ["BOTS", "GreedyAgent", "RandomAgent", "make_bot"]
+__all__ = ["BOTS", "BotSpecError", "GreedyAgent", "IsmctsAgent", "RandomAgent", "UnknownBot", "make_bot",
+           "parse_spec"]
 
 
-def make_bot(kind: str, seed: int):
-    """A bot by name; raises KeyError for an unknown kind."""
-    return BOTS[kind](seed)
+class BotSpecError(ValueError):
+    """A bot spec that cannot be made: the message says why."""
+
+
+class UnknownBot(BotSpecError, KeyError):
+    """A spec whose kind is no bot."""
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+# Per kind: its options, each with how its value is read (None: a flag, written alone), and
+# whether a budget comes first (`ismcts:2000`, `ismcts:0.5s`).
+_OPTIONS = {
+    "random": {},
+    "greedy": {"samples": int, "lookahead": int, "budget": int},
+    "ismcts": {"cut": int, "heuristic": None, "c": float, "fresh": None, "rank": None},
+}
+_BUDGET = {"ismcts"}
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """(kind, keyword arguments of its class) of a spec `KIND[:BUDGET][:NAME=VALUE|:FLAG]...`;
+    raises UnknownBot for an unknown kind, BotSpecError for anything else wrong."""
+    kind, *parts = spec.strip().lower().split(":")
+    if kind not in BOTS:
+        raise UnknownBot(f"'{spec}' is not a bot (the bots: {', '.join(BOTS)})")
+    allowed = _OPTIONS[kind]
+    kwargs: dict = {}
+    for k, part in enumerate(parts):
+        part = part.strip()
+        if k == 0 and kind in _BUDGET and "=" not in part and part not in allowed:
+            kwargs.update(_budget(part))
+            continue
+        name, eq, value = part.partition("=")
+        if name not in allowed:
+            known = ", ".join(allowed) or "none"
+            budget = " and a budget (2000 iterations, or 0.5s)" if kind in _BUDGET else ""
+            raise BotSpecError(f"'{part}' is not an option of {kind} (its options: {known}{budget})")
+        if name in kwargs:
+            raise BotSpecError(f"'{name}' is given twice")
+        read = allowed[name]
+        if read is None:
+            if eq:
+                raise BotSpecError(f"'{name}' takes no value: write '{name}' alone")
+            kwargs[name] = True
+            continue
+        try:
+            number = read(value)
+        except ValueError:
+            raise BotSpecError(f"'{name}' needs a number, not '{value}'") from None
+        if number < (0 if name == "c" else 1):
+            raise BotSpecError(f"'{name}' must be at least {0 if name == 'c' else 1}, not {value}")
+        kwargs[name] = number
+    return kind, kwargs
+
+
+def _budget(text: str) -> dict:
+    """`2000` (iterations) or `0.5s` (seconds per move)."""
+    try:
+        number = float(text[:-1]) if text.endswith("s") else int(text)
+    except ValueError:
+        raise BotSpecError(f"'{text}' is not a budget: give iterations (2000) or seconds per move (0.5s)") from None
+    if text.endswith("s"):
+        if not 0 < number < float("inf"):
+            raise BotSpecError(f"the time per move must be more than 0 seconds, not {text}")
+        return {"seconds": number}
+    if number < 1:
+        raise BotSpecError(f"the budget must be at least 1 iteration, not {text}")
+    return {"iterations": number}
+
+
+def make_bot(spec: str, seed: int):
+    """A bot from its spec (`greedy`, `ismcts:2000`, `ismcts:0.5s:cut=40:heuristic`) and its seed;
+    raises UnknownBot (a KeyError too) for an unknown kind, BotSpecError (a ValueError) for a bad option."""
+    kind, kwargs = parse_spec(spec)
+    return BOTS[kind](seed, **kwargs)

@@ -34,16 +34,19 @@ class GreedyAgent:
 
     def choose(self, state) -> int:
         me = state.current_player()
-        legal = state.legal_actions()
+        legal = sorted(state.legal_actions())  # in a fixed order: the real one may follow hidden cards
         if len(legal) == 1:
             return legal[0]
         self.tried = 0
         totals = [0.0] * len(legal)
         worlds = Redealer(state, me)
+        fit = None
         for _ in range(self.samples if worlds else 1):
-            world = worlds.deal(self.rng, reseed=True, past=False)
-            if world is None:  # no other deal fits what was shown: only the real cards do
-                world = _reseeded(state, self.rng)
+            world = worlds.deal(self.rng, reseed=True, past=False, tries=20 if fit else 200)
+            if world is None:  # no deal fits what was shown this time: the last that did (or the real cards)
+                world = _reseeded(fit or state, self.rng)
+            else:
+                fit = world
             for i, action in enumerate(legal):
                 totals[i] += self._after(world, action, me)
             if self.tried >= self.budget:

@@ -63,20 +63,35 @@ def redeal(state, player: int, rng: random.Random, reseed: bool = False, past: b
 
 
 class Redealer:
-    """Deals worlds of one moment for one player: what is hidden is worked out once."""
+    """Deals worlds of one moment for one player: what is hidden is worked out once.
+
+    A world depends only on what the player knows and on the `rng` that deals it, never on how
+    the hidden things really lie: each group of hidden cards is dealt from a fixed order (sorted
+    card numbers), what others were shown stays with its place (not with the card that really lay
+    there), the answers others gave in an open reaction window or race are taken back (they
+    are asked again in the world, after the player's own), and without the past the moments
+    others let pass are forgotten."""
 
     def __init__(self, state, player: int):
         self.state = state
+        self.player = player
         groups: dict = {}
         keys = state.game.back_keys
         for inst, i in hidden_slots(state, player):
             groups.setdefault(keys[state.z[inst][i]] if keys else (), []).append((inst, i))
         self.groups = list(groups.values())
+        self.cards = [sorted(state.z[inst][i] for inst, i in group) for group in self.groups]
+        known = state.known
+        # what the others were shown, per hidden place (it is theirs to know, and the player knows of it)
+        self.shown = [[known.get(state.z[inst][i], 0) for inst, i in group] for group in self.groups] \
+            if known else None
         self.want = decision(state)
+        self.answers = _others_answers(state, player)
+        self.passes = sum(state.passes) > state.passes[player]  # the others let moments pass
 
     def __bool__(self) -> bool:
         """Whether anything is hidden (else every world is the state itself)."""
-        return bool(self.groups)
+        return bool(self.groups) or self.answers or self.passes
 
     def deal(self, rng: random.Random, reseed: bool = False, past: bool = True, tries: int = 20):
         """One world (see redeal), or None."""
@@ -84,15 +99,76 @@ class Redealer:
             other = self.state.clone(past)
             other.checking = False
             z, loc = other.z, other.loc
-            for group in self.groups:
-                cards = [z[inst][i] for inst, i in group]
-                rng.shuffle(cards)
+            known = other.known
+            # A generator of the deal's own: the sorted cards shuffled straight from `rng` would be
+            # the game's own first deal again whenever `rng` is seeded like the game (a checker).
+            shuffle = random.Random(rng.getrandbits(64)).shuffle if self.groups else None
+            for k, group in enumerate(self.groups):
+                cards = self.cards[k][:]
+                shuffle(cards)
                 for (inst, i), c in zip(group, cards):
                     z[inst][i] = c
                     loc[c] = inst
+                if self.shown is not None:
+                    for c in cards:
+                        known.pop(c, None)
+                    for c, mask in zip(cards, self.shown[k]):
+                        if mask:
+                            known[c] = mask
+            taken = _take_back_answers(other, self.player) if self.answers else 0
+            if not past:
+                _forget_passes(other, self.player, taken)
             if reseed:
                 other.rng, other.rng_owned = rng, False
+                other.fixed_random, other.fixed_shuffles = [], []  # a scenario's scripted future is not known
             other.refresh(window=False)  # the same decision, worked out again from the new cards
             if decision(other) == self.want:
                 return other
         return None
+
+
+def _others_answers(state, player: int) -> bool:
+    """Whether an open reaction window or race holds something the player cannot know: the others'
+    answers, or (in a reaction window) who else was asked, which depends on the cards they hold."""
+    w = state.window
+    if w is None:
+        return False
+    return any(a[2] != player for a in w[3]) or (w[0] == "react" and len(state.alive) > 1)
+
+
+def _take_back_answers(world, player: int):
+    """In a world of an open window: the others' answers are taken back and they are asked again
+    after the player; in a reaction window everyone still in the game is asked (who could react
+    in truth is not known)."""
+    w = world.window
+    kind, queue, answers = w[0], w[2], w[3]
+    kept = [a for a in answers if a[2] == player]
+    taken = [a[2] for a in answers if a[2] != player]
+    if kind == "react":
+        front = queue[:1]
+        others = [p for p in _after(world.alive, front[0] if front else player)
+                  if p not in front and not (p == player and kept)]
+        w[2] = front + others
+    else:
+        w[2] = queue + taken
+    w[3] = kept
+    no_reaction = world.prog.no_reaction.first_id if world.prog.no_reaction is not None else None
+    return sum(1 for a in answers if a[2] != player and a[3] != no_reaction)
+
+
+def _forget_passes(world, player: int, taken: int):
+    """The moments the others let pass are seen by nobody else: a world forgets them (and the
+    `taken` answers of an open window), and its move limit counts only the moves the player
+    knows of. Only in a world without the past, whose record of moves this cannot upset."""
+    unseen = sum(world.passes) - world.passes[player] + taken
+    if unseen:
+        mine = world.passes[player]
+        world.passes = [0] * world.np
+        world.passes[player] = mine
+        world.move_limit += unseen
+
+
+def _after(alive: tuple, first: int) -> list:
+    """The players still in the game in turn order, from the one after `first`."""
+    later = [p for p in alive if p > first]
+    return later + [p for p in alive if p <= first]

@@ -19,7 +19,7 @@ from .console import CliError, load
 from .logfile import LogError
 from .play import SEAT_KINDS, cmd_play, cmd_replay
 from .serve import command as serve
-from .simulate import cmd_simulate
+from .simulate import cmd_simulate, seat_problem
 
 # The modules of the optional extras in pyproject.toml, each with the extra that installs it
 # (a command that needs one is answered with the install line, not with "a bug").
@@ -49,8 +49,11 @@ def _option(text: str):
 def _seats(text: str) -> list[str]:
     kinds = [k.strip().lower() for k in text.split(",")]
     for k in kinds:
-        if k not in SEAT_KINDS:
-            raise argparse.ArgumentTypeError(f"unknown seat '{k}' (choose from {', '.join(SEAT_KINDS)})")
+        problem = seat_problem(k)
+        if problem:
+            if k.partition(":")[0] not in SEAT_KINDS:
+                problem = f"unknown seat '{k}' (choose from {', '.join(SEAT_KINDS)})"
+            raise argparse.ArgumentTypeError(problem)
     return kinds
 
 
@@ -83,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE", help="a .game file")
     p.set_defaults(func=cmd_check)
 
-    seats_help = f"who sits at each seat, comma-separated ({', '.join(SEAT_KINDS)}); one kind for all seats"
+    seats_help = (f"who sits at each seat, comma-separated ({', '.join(SEAT_KINDS)}, or a bot spec such as "
+                  "ismcts:2000 or ismcts:0.5s: see docs/bots.md); one kind for all seats")
     p = sub.add_parser(
         "play", help="play a game, with humans and bots at the seats",
         description="Play a game at the console. Every move is written to a log as it is played, so a "
@@ -120,8 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", "-n", type=_count, help="how many players (default: the game's minimum, "
                                                         "or as many as --seats lists)")
     p.add_argument("--seed", "-s", type=_seed, default=0, help="the seed of the first game (default 0)")
-    p.add_argument("--seats", type=_seats, help=f"bots at the seats, comma-separated ({', '.join(BOTS)}); "
-                                                "one kind for all seats (default: greedy)")
+    p.add_argument("--seats", type=_seats, help=f"bots at the seats, comma-separated ({', '.join(BOTS)}, or a bot "
+                                                "spec such as ismcts:2000: see docs/bots.md); one kind for all "
+                                                "seats (default: greedy)")
     p.add_argument("--option", "-o", type=_option, action="append", default=[], metavar="NAME=VALUE",
                    help="set an option of the game (repeatable)")
     p.add_argument("--track", action="append", default=[], metavar="ZONE",

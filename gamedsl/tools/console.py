@@ -16,7 +16,7 @@ class CliError(GamedslError):
 
 
 def stdout() -> Console:
-    return Console(highlight=False)
+    return Console(highlight=False, emoji=False)  # a bot spec like ismcts:100:cut=20 is no emoji code
 
 
 def say(out: Console, text, style: str = ""):
@@ -25,7 +25,7 @@ def say(out: Console, text, style: str = ""):
 
 
 def stderr() -> Console:
-    return Console(stderr=True, highlight=False)
+    return Console(stderr=True, highlight=False, emoji=False)
 
 
 def load(path):

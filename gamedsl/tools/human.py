@@ -40,7 +40,7 @@ class HumanSeat:
 
     def __init__(self, seat: int, console: Console | None = None, read=None, clock=time.monotonic):
         self.seat = seat
-        self.console = console or Console(highlight=False)
+        self.console = console or Console(highlight=False, emoji=False)
         self.read = read or _read_line
         self.clock = clock
         self.reaction_time: float | None = None  # in a window or race: seconds from the prompt to the answer

@@ -19,7 +19,7 @@ from .console import CliError, load, say, stdout
 from .human import HumanSeat, Quit
 from .logfile import (LogError, LogWriter, end_mismatch, file_sha256, game_path, path_exists, read_log,
                       replay_moves, rewrite)
-from .simulate import bot_seed, effective_options, players_and_seats
+from .simulate import bot_seed, effective_options, players_and_seats, seat_problem
 
 SEAT_KINDS = ("human",) + tuple(BOTS)
 
@@ -103,8 +103,9 @@ def _resume(args) -> int:
                        "so the logged moves may not mean the same any more: the game cannot be resumed")
     seats = start["seats"]
     for k, kind in enumerate(seats):
-        if kind not in SEAT_KINDS:
-            raise LogError(path, data.start_line, f"unknown seat '{kind}' (seats: {', '.join(SEAT_KINDS)})")
+        problem = seat_problem(kind) if isinstance(kind, str) else "a seat is a name"
+        if problem:
+            raise LogError(path, data.start_line, f"seat {k + 1}: {problem} (seats: {', '.join(SEAT_KINDS)})")
     agents = _agents(seats, start["seed"])
 
     def advance(state, move):

@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..language import types as T
-from ..bots import BOTS, make_bot
+from ..bots import BOTS, BotSpecError, make_bot, parse_spec
 from ..errors import GamedslError, GameRuntimeError
 from ..engine import load_source
 from .console import load, say, stderr, stdout
@@ -21,6 +21,17 @@ from .workers import run_tasks, with_progress
 def bot_seed(game_seed: int, seat: int) -> int:
     """The seed of the bot at one seat in the game with this seed: a game's seed reproduces its bots."""
     return game_seed * 100 + seat
+
+
+def seat_problem(spec: str, human: bool = True) -> str | None:
+    """What is wrong with a seat of --seats (`human`, or a bot spec make_bot accepts), or None."""
+    if human and spec == "human":
+        return None
+    try:
+        parse_spec(spec)
+    except BotSpecError as exc:
+        return str(exc) if spec.partition(":")[0] not in BOTS else f"bad bot '{spec}': {exc}"
+    return None
 
 
 def seat_kinds(spec, players: int) -> list[str]:
@@ -51,8 +62,9 @@ def play_bot_game(game, players: int, seed: int, seats=("greedy",), options: dic
     state = game.new_state(players=players, seed=seed, options=options, track=track)
     bots = []
     for k, kind in enumerate(seat_kinds(seats, players)):
-        if kind not in BOTS:
-            raise GamedslError(f"'{kind}' is not a bot (the bots: {', '.join(BOTS)})")
+        problem = seat_problem(kind, human=False)
+        if problem:
+            raise GamedslError(problem)
         bots.append(make_bot(kind, bot_seed(seed, k)))
     while not state.is_terminal():
         state.apply_action(bots[state.current_player()].choose(state))
