@@ -326,6 +326,15 @@ def test_bad_input_is_answered_to_its_sender_only_and_changes_nothing(tmp_path):
         bad = httpx.post(server.url + "/api/tables", json={"players": 3, "seats": ["human"] * 3,
                                                            "options": {"tagret": 5}})
         assert bad.status_code == 400 and "has no option 'tagret'" in bad.json()["error"]
+        bad = httpx.post(server.url + "/api/tables", json={"players": 3, "seats": ["human", "wizard", "ismcts:0"]})
+        assert bad.status_code == 400 and bad.json()["error"].startswith("'wizard' is not a bot")
+        bad = httpx.post(server.url + "/api/tables", json={"players": 3, "seats": ["human", "greedy", "ismcts:0"]})
+        assert bad.status_code == 400 and bad.json()["error"].startswith("bad bot 'ismcts:0': ")
+        assert httpx.get(server.url + "/api/game").json()["seat_kinds"] == ["human", "random", "greedy",
+                                                                           "ismcts:300:cut=30"]
+        good = httpx.post(server.url + "/api/tables", json={"players": 3, "seats": ["human", "ismcts:20:cut=5",
+                                                                                      "greedy:samples=2"]})
+        assert good.status_code == 200, good.text
         assert httpx.get(server.url + "/api/stats").status_code == 404  # only with --stats
         assert server.url.startswith("http://127.0.0.1:")  # this machine only, unless --host says otherwise
 

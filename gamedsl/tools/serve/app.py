@@ -29,16 +29,19 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ...bots import BOTS, make_bot
+from ...bots import make_bot
 from ...errors import GamedslError
 from ...version import __version__
 from ..console import load
 from ..logfile import LogError, file_sha256, read_log, replay_moves, rewrite
-from ..simulate import bot_seed, effective_options
+from ..simulate import bot_seed, effective_options, seat_problem
 from .store import Store, new_table_id
 from .table import MAX_FRAME, Conn, GroupLog, Settings, Table, log_path
 
-SEAT_KINDS = ("human",) + tuple(BOTS)
+# The lobby's choices for a seat: a person, or a bot at a pace people can follow (ismcts with a cut
+# takes about 0.1 s a move in most seed games, 1 s in the dearest; docs/bots.md). The API takes any
+# spec make_bot accepts.
+SEAT_KINDS = ("human", "random", "greedy", "ismcts:300:cut=30")
 STATIC = resources.files("gamedsl.tools.serve") / "static"
 
 
@@ -68,8 +71,9 @@ class Server:
         if not isinstance(seats, list) or len(seats) != players:
             raise GamedslError(f"give one seat kind per player ({players})")
         for kind in seats:
-            if kind not in SEAT_KINDS:
-                raise GamedslError(f"unknown seat '{kind}' (seats: {', '.join(SEAT_KINDS)})")
+            problem = seat_problem(kind) if isinstance(kind, str) else "a seat is a text"
+            if problem:
+                raise GamedslError(f"{problem} (seats: {', '.join(SEAT_KINDS)}, or any bot spec)")
         if not isinstance(options, dict) or not all(isinstance(v, (str, int)) for v in options.values()):
             raise GamedslError("options are given as {NAME: VALUE}")
         options = effective_options(game, {str(k): v for k, v in options.items()})
