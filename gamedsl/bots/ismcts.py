@@ -57,7 +57,7 @@ class IsmctsAgent:
         self.cut = cut
         self.biased = heuristic
         # UCB's exploration: a cut playout's score is softer than a win or a loss, and less of it
-        # suits it (measured against greedy: Crazy Eights with a cut, Laus and Mad King without)
+        # suits it (measured against greedy in the seed games: with a cut 0.5 did better, without 1.0)
         self.c = c if c is not None else 1.0 if cut is None else 0.5
         self.reuse = not fresh
         self.rank = rank

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import attrs
 
-from ...bots import BOTS, make_bot
 from ...errors import GamedslError
+from ..arena import check_bots
 from ..console import load, say, stderr, stdout
 from ..simulate import effective_options, players_and_seats
 from ..workers import check_ray, default_jobs, run_tasks, with_progress
@@ -101,13 +101,10 @@ def _plan(args, game) -> dict:
     except GamedslError as exc:
         raise UsageError(str(exc)) from None
     seats = [s.strip() for s in seats]
-    for spec in {*seats, args.bot}:
-        try:
-            make_bot(spec, 0)
-        except KeyError:
-            raise UsageError(f"'{spec}' is not a bot (the bots: {', '.join(BOTS)})") from None
-        except ValueError as exc:
-            raise UsageError(f"bad bot '{spec}': {exc}") from None
+    try:
+        check_bots(sorted({*seats, args.bot}))
+    except GamedslError as exc:
+        raise UsageError(str(exc)) from None
     chosen = [x for x in ("sweep", "compare", "compare_option") if getattr(args, x)]
     if len(chosen) > 1:
         raise UsageError("give one of --sweep, --compare and --compare-option")
