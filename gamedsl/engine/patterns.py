@@ -89,7 +89,54 @@ def can_make(card_attrs, shape: Shape, size: int, withs: tuple, wild: tuple, cla
     rest = [c for c in pool if c not in taken]
     if len(chosen) + len(rest) < size:
         return False
+    if shape.run is None and len(shape.same) == 1 and all(w[0] == shape.same[0] for w in withs):
+        return _one_shared(card_attrs[shape.same[0]], shape.same[0], size, withs, wild, classes, chosen, rest)
     return _Query(card_attrs, shape, size, withs, wild, classes).solve(chosen, rest)
+
+
+def _one_shared(vals: tuple, attr: str, size: int, withs: tuple, wild: tuple, classes: tuple, chosen: list,
+                rest: list) -> bool:
+    """can_make for the commonest shape, one shared attribute and nothing else (a kind, a flush):
+    some class that every non-wild chosen card has, and enough cards of it or wild in all.
+    It answers what _Query.solve answers (tests/test_patterns.py holds both to the oracle)."""
+    cls = next((c for a, c in classes if a == attr), None)
+    wilds = next((c for a, c in wild if a == attr), ())
+    required = set()
+    for w in withs:
+        if len(w) == 3 and w[2] > size:
+            return False  # every card of the pattern has the shared class: more cannot be asked
+        required.add(cls[w[1]] if cls is not None else w[1])
+
+    def klass(c: int):
+        v = vals[c]
+        return None if v < 0 else cls[v] if cls is not None else v
+    fixed = {klass(c) for c in chosen if c not in wilds}
+    if len(required) > 1:
+        target = None  # two required classes: only cards wild for the attribute have both
+    elif required:
+        target = next(iter(required))
+    elif fixed:
+        if len(fixed) > 1 or None in fixed:
+            return False
+        target = next(iter(fixed))
+    else:  # the chosen cards are wild (or none): the largest class of the rest
+        counts: dict = {}
+        n_wild = 0
+        for c in rest:
+            if c in wilds:
+                n_wild += 1
+            else:
+                k = klass(c)
+                if k is not None:
+                    counts[k] = counts.get(k, 0) + 1
+        return len(chosen) + n_wild + max(counts.values(), default=0) >= size
+    if target is None:
+        if fixed:
+            return False
+        return len(chosen) + sum(1 for c in rest if c in wilds) >= size
+    if any(k != target for k in fixed):
+        return False
+    return len(chosen) + sum(1 for c in rest if c in wilds or klass(c) == target) >= size
 
 
 @functools.lru_cache(maxsize=1024)
