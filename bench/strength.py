@@ -53,7 +53,11 @@ def read_record(path: Path, header: dict) -> dict:
     games: dict = {}
     if not path.exists():
         return games
-    lines = path.read_text().splitlines()
+    text = path.read_text()
+    if not text.endswith("\n"):  # a torn last line: cut it off, or the next game would be appended to it
+        text = text[:text.rfind("\n") + 1]
+        path.write_text(text)
+    lines = text.splitlines()
     if not lines:
         return games
     first = json.loads(lines[0])
@@ -85,7 +89,7 @@ def cell(name: str, players: int, bot: str, opponent: str, games: int, seed: int
         header = {"game": name, "players": players, "seats": specs, "seed": seed,
                   "measured_with": measured_with(game_file)}
         done = read_record(path, header)
-        if not path.exists() or not path.read_text():
+        if not done and (not path.exists() or not path.read_text()):
             path.write_text(json.dumps(header) + "\n")
     todo = [t for t in tasks if t not in done]
     step = players * max(1, jobs)  # whole deals, one per worker
