@@ -9,7 +9,7 @@ bots, in every seed game at its fewest and most players, measured with `gamedsl 
 Each cell is an arena of the strong bot against players-1 copies of the opponent, the seats
 rotated on the same deals; the strong bot is *stronger* when the 95% (Wilson) interval of its win
 share lies wholly above the fair share (what each seat wins on average in those games: 1/players
-when every game has one winner). Seconds per move are the strong bot's own.
+when every game has one winner), and *weaker* when it lies wholly below. Seconds per move are the strong bot's own.
 
 A cell of a slow game takes hours. With `--record DIR` every game is appended to a file of DIR as
 soon as its deal is played (one file per cell, named by game, players, bots and seed), and a run
@@ -113,7 +113,8 @@ def cell(name: str, players: int, bot: str, opponent: str, games: int, seed: int
     fair = total_wins / (r["games"] * players)
     lo, hi = strong["win_rate_ci"]
     row.update({"wins": strong["wins"], "win_rate": strong["win_rate"], "ci": [lo, hi], "fair": fair,
-                "stronger": lo > fair, "seconds_per_move": strong["seconds_per_move"], "limit_hit": r["limit_hit"]})
+                "stronger": lo > fair, "weaker": hi < fair,
+                "seconds_per_move": strong["seconds_per_move"], "limit_hit": r["limit_hit"]})
     return row
 
 
@@ -147,7 +148,7 @@ def main(argv=None) -> int:
                 of = "" if r["games"] >= r["asked"] else f"(of {r['asked']}) "
                 print(f"{r['game']:<13} {r['players']}p vs {r['opponent']:<7} {r['games']:>4} games: "
                       f"{of}{100 * r['win_rate']:5.1f}% ({100 * r['ci'][0]:.1f}-{100 * r['ci'][1]:.1f}), fair "
-                      f"{100 * r['fair']:.1f}%  {'STRONGER' if r['stronger'] else 'not shown'}  "
+                      f"{100 * r['fair']:.1f}%  {'STRONGER' if r['stronger'] else 'WEAKER' if r['weaker'] else 'not shown'}  "
                       f"{1000 * (r['seconds_per_move'] or 0):.0f} ms/move  ({r['elapsed']:.0f} s)", flush=True)
     if args.json:
         print(json.dumps({"bot": args.bot, "rows": rows}, indent=2))
