@@ -49,14 +49,13 @@ def measured_with(game_file: Path) -> str:
 
 
 def read_record(path: Path, header: dict) -> dict:
-    """The games a record holds, by (deal, rotation, seed); a torn last line (a killed run) is dropped."""
+    """The games a record holds, by (deal, rotation, seed); a torn last line (a killed run) is dropped.
+    A new (or empty) record gets its header."""
     games: dict = {}
-    if not path.exists():
-        return games
-    text = path.read_text()
+    text = path.read_text() if path.exists() else ""
     if not text.endswith("\n"):  # a torn last line: cut it off, or the next game would be appended to it
         text = text[:text.rfind("\n") + 1]
-        path.write_text(text)
+        path.write_text(text or json.dumps(header) + "\n")
     lines = text.splitlines()
     if not lines:
         return games
@@ -89,8 +88,6 @@ def cell(name: str, players: int, bot: str, opponent: str, games: int, seed: int
         header = {"game": name, "players": players, "seats": specs, "seed": seed,
                   "measured_with": measured_with(game_file)}
         done = read_record(path, header)
-        if not done and (not path.exists() or not path.read_text()):
-            path.write_text(json.dumps(header) + "\n")
     todo = [t for t in tasks if t not in done]
     step = players * max(1, jobs)  # whole deals, one per worker
     for i in range(0, len(todo), step):

@@ -67,39 +67,41 @@ def test_each_target_is_met_not_met_or_not_measured(result):
 
 # ---- bench/strength.py --record: a cell that spans runs
 
-def strength(tmp_path, *args):
+def run_strength(*args):
     command = [sys.executable, str(ROOT / "bench" / "strength.py"), "--bot", "ismcts:5", "--against", "random",
                "--cells", "mad_king:2", "--jobs", "1", "--json", *args]
-    proc = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=ROOT)
+
+
+def strength(*args):
+    proc = run_strength(*args)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)["rows"][0]
 
 
 def test_a_recorded_cell_goes_on_where_it_stopped_and_ends_as_one_run_would(tmp_path):
     record = tmp_path / "results"
-    first = strength(tmp_path, "--games", "4", "--record", str(record))
+    first = strength("--games", "4", "--record", str(record))
     assert first["games"] == 4
     (path,) = record.glob("*.jsonl")
     with path.open("a") as f:
         f.write('{"task": [9, 0, 9], "game": {"torn')  # a run killed while writing
-    resumed = strength(tmp_path, "--games", "8", "--record", str(record))
+    resumed = strength("--games", "8", "--record", str(record))
     lines = path.read_text().splitlines()
     assert "torn" not in path.read_text()  # cut off, so the next game was not appended to it
     assert len(lines) == 1 + 4 + 4  # the header, the first run's 4 games, 4 more: not 8 more
-    fresh = strength(tmp_path, "--games", "8")
+    fresh = strength("--games", "8")
     assert {k: resumed[k] for k in ("games", "wins", "ci", "fair")} == {k: fresh[k] for k in ("games", "wins", "ci", "fair")}
 
 
 def test_a_record_made_with_other_settings_is_refused(tmp_path):
     record = tmp_path / "results"
-    strength(tmp_path, "--games", "2", "--record", str(record))
+    strength("--games", "2", "--record", str(record))
     (path,) = record.glob("*.jsonl")
     lines = path.read_text().splitlines()
     header = json.loads(lines[0])
     header["measured_with"] = "0" * 16
     path.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
-    command = [sys.executable, str(ROOT / "bench" / "strength.py"), "--bot", "ismcts:5", "--against", "random",
-               "--cells", "mad_king:2", "--jobs", "1", "--games", "4", "--record", str(record)]
-    proc = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    proc = run_strength("--games", "4", "--record", str(record))
     assert proc.returncode != 0 and "move it away" in proc.stderr
     assert path.read_text().splitlines()[1:] == lines[1:]  # nothing played, nothing lost
