@@ -182,28 +182,24 @@ class State(Flow, Decisions, Cards, Checks):
             self.check_invariants("move")
 
     def _run_now(self, act, arg: int, player: int):
-        """A move whose rules never wait: run them at once, and note what others saw of it."""
+        """A move whose rules never wait: run them at once, and note what others saw of it (always
+        the newest entry of card_moves: every move adds exactly one)."""
         env = [None] * act.nlocals
         if act.domain is not None:
             env[0] = arg
         prev = self.me
         self.me = self.last_actor = player
         if act.param_type == "card":
-            loc, z = self.loc, self.z
-            src = loc[arg]
+            z = self.z
+            src = self.loc[arg]
             on_top = z[src][-1] == arg
             act.run(self, env)
-            dst = loc[arg]
-            entry = (player, src, on_top, dst, z[dst][-1] == arg)
+            dst = self.loc[arg]
+            self.card_moves.append((player, src, on_top, dst, z[dst][-1] == arg))
         else:
             act.run(self, env)
-            entry = (player, -1, False, -1, False)
+            self.card_moves.append((player, -1, False, -1, False))
         self.me = prev
-        k = self.moves - 1 - self.hbase
-        if k == len(self.card_moves):
-            self.card_moves.append(entry)
-        elif k >= 0:
-            self.card_moves[k] = entry
 
     def start_action(self, player: int, action: int, index: int) -> bool:
         """Run a move's rules: at once when they never wait, else as a frame on the stack (its speech
