@@ -12,7 +12,7 @@ share lies wholly above the fair share (what each seat wins on average in those 
 when every game has one winner), and *weaker* when it lies wholly below. Seconds per move are the strong bot's own.
 
 A cell of a slow game takes hours. With `--record DIR` every game is appended to a file of DIR as
-soon as its deal is played (one file per cell, named by game, players, bots and seed), and a run
+soon as it is played (one file per cell, named by game, players, bots and seed), and a run
 with the same arguments plays only the games the file lacks: a run stopped by `--minutes`, Ctrl-C
 or a lost machine goes on where it stopped. A file records what it was measured with (a hash of
 the game file and of the bots' code); a run with other code refuses it rather than mix the two.
@@ -89,7 +89,7 @@ def cell(name: str, players: int, bot: str, opponent: str, games: int, seed: int
                   "measured_with": measured_with(game_file)}
         done = read_record(path, header)
     todo = [t for t in tasks if t not in done]
-    step = players * max(1, jobs)  # whole deals, one per worker
+    step = max(1, jobs)  # a game per worker: each is kept as soon as it ends (a Law deal can take an hour)
     for i in range(0, len(todo), step):
         if deadline is not None and time.time() >= deadline:
             break
@@ -99,6 +99,8 @@ def cell(name: str, players: int, bot: str, opponent: str, games: int, seed: int
             if path is not None:
                 with path.open("a") as f:
                     f.write(json.dumps({"task": list(task), "game": result}) + "\n")
+        if path is not None:
+            print(f"{name} {players}p vs {opponent}: {len(done)} of {len(tasks)} games kept", file=sys.stderr, flush=True)
     whole = [t for t in tasks if all((t[0], r, t[2]) in done for r in range(players))]
     row = {"game": name, "players": players, "opponent": opponent, "games": len(whole), "asked": len(tasks),
            "elapsed": time.perf_counter() - t0}
@@ -125,7 +127,7 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=default_jobs())
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--record", type=Path, help="keep every game in a file per cell in this folder, and go on from it")
-    ap.add_argument("--minutes", type=float, help="start no new deal after this many minutes (with --record)")
+    ap.add_argument("--minutes", type=float, help="start no new game after this many minutes (with --record)")
     args = ap.parse_args(argv)
     if args.minutes is not None and args.record is None:
         ap.error("--minutes needs --record: the games played would be lost")

@@ -105,3 +105,27 @@ def test_a_record_made_with_other_settings_is_refused(tmp_path):
     proc = run_strength("--games", "4", "--record", str(record))
     assert proc.returncode != 0 and "move it away" in proc.stderr
     assert path.read_text().splitlines()[1:] == lines[1:]  # nothing played, nothing lost
+
+
+def test_a_run_killed_inside_a_deal_keeps_the_games_it_finished(tmp_path, monkeypatch):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("strength", ROOT / "bench" / "strength.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    play_all, played = module.play_all, []
+
+    def killed_after_one_game(game, specs, options, part, jobs):
+        if played:
+            raise KeyboardInterrupt  # Ctrl-C while the deal's second game is being played
+        played.extend(part)
+        return play_all(game, specs, options, part, jobs=jobs)
+    monkeypatch.setattr(module, "play_all", killed_after_one_game)
+    record = tmp_path / "results"
+    with pytest.raises(KeyboardInterrupt):
+        module.cell("mad_king", 2, "ismcts:5", "random", 2, 0, 1, record)
+    (path,) = record.glob("*.jsonl")
+    kept = [json.loads(line)["task"] for line in path.read_text().splitlines()[1:]]
+    assert kept == [list(played[0])]  # the deal's first game, kept though its deal is unfinished
+    resumed = strength("--games", "2", "--record", str(record))
+    assert len(path.read_text().splitlines()) == 1 + 2  # only the missing game was played
+    assert resumed["games"] == 2
