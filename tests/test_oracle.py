@@ -8,6 +8,7 @@ lowest id. Trick winners, tricks, won cards and scores must agree.
 
 from __future__ import annotations
 
+import random
 import sys
 from pathlib import Path
 
@@ -236,3 +237,33 @@ def test_plain_random_games_end():
         for seed in range(50):
             r = plain.random_game(n, seed)
             assert max(r.scores) >= 1500 and r.moves > 0
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_plain_state_plays_the_same_games_as_plain(n):
+    """bench/plain_laus_state.py, Laus behind a legal_actions / apply_action interface, plays the
+    same games as plain_laus.play_game given the same shuffles and the same choices: the same
+    number of moves and the same final scores; a copy taken mid-game continues the same way."""
+    from bench.plain_laus_state import LOOK, PASS, LausState
+
+    for seed in range(40):
+        pick = random.Random(1000 + seed).choice
+        expected = plain.play_game(n, random.Random(seed), lambda s, h: pick((True, False)),
+                                   lambda s, legal: pick(legal), lambda s, legal: pick(legal))
+        pick = random.Random(1000 + seed).choice
+        state, copy = LausState(n, seed), None
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            assert legal, "a decision with no legal move"
+            if LOOK in legal:
+                assert legal == [LOOK, PASS]
+            state.apply_action(pick(legal))
+            if state.moves == 20:
+                copy, copy_pick = state.clone(), random.Random()
+                copy_pick.setstate(pick.__self__.getstate())
+        assert (state.moves, state.scores) == (expected.moves, expected.scores)
+        while not copy.is_terminal():
+            copy.apply_action(copy_pick.choice(copy.legal_actions()))
+        assert (copy.moves, copy.scores) == (state.moves, state.scores)
+    with pytest.raises(ValueError):
+        LausState(n, 0).apply_action(31 if 31 not in LausState(n, 0).legal_actions() else 99)

@@ -14,12 +14,32 @@ NO_REACTION = "no reaction"  # the move that lets a reaction window pass
 
 # What a condition's code may hold and still never fail: card tables read at a bound card (the
 # candidate `x` or a comprehension's `_c_1`), zones of `me` or of a bound player or of a fixed
-# number, counts and comparisons of numbers. No variable (an unset one is None), no top card.
+# number, counts and comparisons of numbers, a card's entry in a table (Actions.table). No
+# variable (an unset one is None), no top card.
 _BOUND = r"(?:x|_[a-z]+_\d+)"
 _SAFE_TOKEN = re.compile(rf"""\s+|\(|\)|,|\d+|==|!=|<=|>=|<|>|\+|-|\*
-    |(?:A|V)_\w+\[{_BOUND}\]|{_BOUND}\b|s\.me\b|s\.z\[|\]|\[0\b
+    |(?:A|V)_\w+\[{_BOUND}\]|_t\[x\]|{_BOUND}\b|s\.me\b|s\.z\[|\]|\[0\b
     |\b(?:and|or|not|for|in|if|len|any|all|sum|True|False)\b""", re.X)
 _MARK = re.compile(r"  #@\d+")
+# What a test looked up in a table may name (see Actions.table): the candidate, card tables,
+# values hoisted or worked out before the loop, and Python's words for logic.
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+_TABLE_WORDS = {"x", "and", "or", "not", "if", "else", "in", "is", "True", "False", "None"}
+_TABLE_NAME = re.compile(r"(?:A|V)_\w+|_[hp]\d+")
+_TABLE_READ = re.compile(r"\b(?:A|V)_\w+\[")
+_KEY = re.compile(r"\b_[hp]\d+\b")
+TABLES_KEPT = 4096  # tables kept per legal-move function; past them, the loop as written
+
+
+def _table_safe(code: str) -> bool:
+    """Whether a test reads nothing but what a table of every card may hold (see Actions.table)."""
+    return "'" not in code and '"' not in code and \
+        all(w in _TABLE_WORDS or _TABLE_NAME.fullmatch(w) for w in _IDENT.findall(code))
+
+
+def _indent(text: str) -> str:
+    """Generated lines one level deeper (every line of a text that holds several)."""
+    return text.replace("\n", "\n    ")
 
 
 def _cannot_fail(code: str) -> bool:
@@ -174,22 +194,68 @@ class Actions:
         if some:
             if pres and len(pres) == len(tests):
                 lines += [(f"    if {' and '.join(pres)}:", None), ("        return True", None)]
-            if tests:
-                return lines + [("    for x in dom:", None), *self.test_lines(tests, "            return True"),
-                                ("    return False", None)]
-            return lines + [("    return True", None)]
-        if act.param_type == T.CARD and self.c.has_twins:  # one move per kind of card and zone
+            if not tests:
+                return lines + [("    return True", None)]
+            then, tail = "            return True", [("    return False", None)]
+        elif act.param_type == T.CARD and self.c.has_twins:  # one move per kind of card and zone
             key = "_twin[x]" if domain_code.startswith("s.z[") else "(_twin[x], s.loc[x])"  # one zone: by kind
-            found = (f"            k = {key}\n            if k not in seen:\n                seen.add(k)\n"
-                     f"                out.append({act.first_id} + x)")
-            return lines + [("    seen = set()", None), ("    for x in dom:", None),
-                            *self.test_lines(tests or ["True"], found)]
-        if pres and len(pres) == len(tests):  # every condition holds for every candidate: all are legal
-            lines += [(f"    if {' and '.join(pres)}:", None),
-                      (f"        out.extend([{act.first_id} + x for x in dom])", None), ("        return", None)]
-        if tests:
-            return lines + [("    for x in dom:", None), *self.test_lines(tests, f"            out.append({act.first_id} + x)")]
-        return lines + [(f"    out.extend([{act.first_id} + x for x in dom])", None)]
+            then, tail = (f"            k = {key}\n            if k not in seen:\n                seen.add(k)\n"
+                          f"                out.append({act.first_id} + x)"), []
+            lines.append(("    seen = set()", None))
+            tests = tests or ["True"]
+        else:
+            if pres and len(pres) == len(tests):  # every condition holds for every candidate: all are legal
+                lines += [(f"    if {' and '.join(pres)}:", None),
+                          (f"        out.extend([{act.first_id} + x for x in dom])", None), ("        return", None)]
+            if not tests:
+                return lines + [(f"    out.extend([{act.first_id} + x for x in dom])", None)]
+            then, tail = f"            out.append({act.first_id} + x)", []
+        table = self.table(tests) if act.param_type == T.CARD else None
+        if table is not None:
+            prelude, fast = table
+            body = [("    for x in dom:", None), *self.test_lines(fast, then), *(tail or [("    return", None)])]
+            lines += prelude + [("    if _t is not None:", None)] + [("    " + _indent(text), span) for text, span in body]
+        return lines + [("    for x in dom:", None), *self.test_lines(tests, then), *tail]
+
+    def table(self, tests: list) -> tuple[list, list] | None:
+        """The tests of a legal-move loop that read only the candidate's fixed properties (its
+        attributes and values) and values worked out before the loop (hoisted: a top card, a
+        count...), looked up in a table of every card instead: (the lines that find the table `_t`,
+        the loop's tests with `_t[x]` in place of those), or None where that does not pay.
+
+        Such tests are a function of the card and of those values alone, so the table for the same
+        values is the same: each is built once and kept in a dict of the module (at most
+        TABLES_KEPT of them). The values are worked out before the loop; should that, or building a
+        table, fail, `_t` is None and the loop as written runs instead, failing only where it
+        would have (LOL's `c.colour == top(discard).colour or c.face == top(discard).face`)."""
+        # Marks of where code came from are cut out first: a mark may land inside a hoisted form.
+        forms = sorted({_MARK.sub("", f): n for f, n in self.x.hoisted_forms.items()}.items(),
+                       key=lambda f: -len(f[0]))  # the outer first
+        plain = []
+        for t in tests:
+            t = _MARK.sub("", t)
+            for form, name in forms:
+                t = t.replace(form, name)
+            plain.append(t)
+        pure = [i for i, t in enumerate(plain) if _table_safe(t)]
+        if not pure or sum(len(_TABLE_READ.findall(plain[i])) for i in pure) < 2:
+            return None  # one read of a table: a table costs as much
+        keys = sorted({k for i in pure for k in _KEY.findall(plain[i])}, key=lambda k: (k[1], int(k[2:])))
+        tab = self.c.module.fresh("_T")
+        self.c.module.add([(f"{tab} = {{}}", None)])
+        key = "(" + "".join(f"{k}, " for k in keys) + ")"
+        cond = " and ".join(f"({plain[i]})" for i in pure)
+        prelude = [("    try:", None),
+                   *[(f"        {k} = ({self.x.hoisted_code[k]})", None) for k in keys if k[1] == "h"],
+                   (f"        _k = {key}", None), (f"        _t = {tab}.get(_k, _U)", None),
+                   ("        if _t is _U:", None), ("            _t = None", None),
+                   (f"            if len({tab}) < {TABLES_KEPT}:", None),
+                   (f"                {tab}[_k] = None  # kept None should the table fail", None),
+                   (f"                _t = {tab}[_k] = tuple([bool({cond}) for x in range({self.c.ncards})])", None),
+                   ("    except Exception:", None), ("        _t = None", None)]
+        fast = [t for i, t in enumerate(tests) if i < pure[0] and i not in pure] + ["_t[x]"] + \
+               [t for i, t in enumerate(tests) if i > pure[0] and i not in pure]
+        return prelude, fast
 
     @staticmethod
     def test_lines(tests: list, then: str) -> list:

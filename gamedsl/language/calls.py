@@ -89,12 +89,16 @@ class Calls:
             return code
         if self.hoist is not self._hoisted_for:  # a new legal-move function: nothing hoisted yet
             self._hoisted, self._hoisted_for = {}, self.hoist
+            self.hoisted_forms, self.hoisted_code = {}, {}
         key = _MARKS.sub("", code)  # the same expression twice is worked out once
         name = self._hoisted.get(key)
         if name is None:
             name = self._hoisted[key] = f"_h{len(self.hoist)}"
             self.hoist.append(name)
-        return f"({name} if {name} is not _U else ({name} := {code}))"
+            self.hoisted_code[name] = code
+        lazy = f"({name} if {name} is not _U else ({name} := {code}))"
+        self.hoisted_forms[lazy] = name
+        return lazy
 
     def iterable(self, e: m.Expr, scope: Scope) -> tuple[str, str]:
         """An aggregate's domain: compiled as `domain` does, with nothing hoisted in it (Python has
