@@ -32,7 +32,7 @@ CLONE_REPS = 100         # ... this many times
 GREEDY_GAMES = 2         # the greedy section plays at most this many games ...
 GREEDY_DECISIONS = 150   # ... and times this many decisions (30 with --quick)
 HEARTS = "hearts"        # bench/hearts.game: a workload of the greedy section only
-IMPLS = ("plain", "gamedsl", "before")  # the order of the rows of one game; peers come after
+IMPLS = ("plain", "state", "gamedsl", "before")  # the order of the rows of one game; peers come after
 
 
 def note(text: str) -> None:
@@ -262,14 +262,21 @@ def player_counts(path: Path, quick: bool) -> list[int]:
 
 
 def runners(engines: dict, game: str, players: int) -> list:
-    """What plays `game` at random, as (impl, run(seconds, first_seed) -> Row): plain Laus, then each engine."""
+    """What plays `game` at random, as (impl, run(seconds, first_seed) -> Row): plain Laus in its
+    two shapes (one loop; a state behind the engine's interface), then each engine."""
     found = []
     if game == "laus":
         from bench import plain_laus
 
+        from bench import plain_laus_state
+
         def plain(s, first):
             return measure("plain", game, players, lambda seed: plain_laus.play_random_game(players, seed), s, first)
-        found.append(("plain", plain))
+
+        def state(s, first):
+            return measure("state", game, players, lambda seed: plain_laus_state.play_random_game(players, seed),
+                           s, first)
+        found += [("plain", plain), ("state", state)]
     for impl, (_, engine) in engines.items():
         def run(s, first, impl=impl, engine=engine):
             d = engine("playout", {"name": game, "players": players, "seconds": s, "first_seed": first})

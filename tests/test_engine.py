@@ -95,6 +95,44 @@ round { for each p in players { turn p { choose play } } }
                                     if game.decode(a)[0].name == "play" and game.decode(a)[1] == card))
 
 
+FITS = '''
+action play (c in me.hand) if c.rank == 5 or c.suit == top(pile).suit or c.rank == top(pile).rank
+    "a 5, or the top card's suit or rank" { move c to pile }
+round { for each p in players { turn p { choose play } }  log += 1 }
+end game when log == 3
+'''
+
+
+def test_a_condition_on_the_card_and_the_top_card_is_looked_up_in_a_table_that_agrees_with_it():
+    # The suit and rank tests read only the card and top(pile): the legal moves come from a table
+    # of every card per top card (Actions.table), built as tops come and go.
+    game = load(FITS + "setup { shuffle deck  move top(deck) to pile  deal 4 from deck to hand }")
+    assert "_T_0 = {}" in game.prog.module
+    rank, suit = (lambda c: game.card_name(c)[:-1]), (lambda c: game.card_name(c)[-1])
+    tops = set()
+    for seed in range(30):
+        state = game.new_state(players=3, seed=seed)
+        while not state.is_terminal():
+            top = state.zone_cards("pile")[-1]
+            tops.add(top)
+            hand = state.zone_cards("hand", state.current_player())
+            fits = {c for c in hand if rank(c) == "5" or suit(c) == suit(top) or rank(c) == rank(top)}
+            assert {game.decode(a)[1] for a in state.legal_actions()} == fits
+            state.apply_action(min(state.legal_actions()))
+    assert len(tops) > 5
+
+
+def test_a_table_condition_fails_only_where_the_written_order_fails():
+    # With no top card, a 5 is still legal (the test stops at `c.rank == 5`); only a card that
+    # needs the top card makes the rule fail, located at it.
+    only_fives = load(FITS + "setup { deal 2 from deck to hand }").new_state(players=2)
+    assert [only_fives.action_to_string(a) for a in only_fives.legal_actions()] == ["play 5b", "play 5r"]
+    with pytest.raises(GameRuntimeError, match="zone 'pile' is empty: it has no top card") as info:
+        load(FITS + "setup { deal 1 from deck to hand  move top(deck) to table  deal 1 from deck to hand }"
+             ).new_state(players=2)
+    assert "c.suit == top(pile).suit" in str(info.value)
+
+
 def test_typed_moves_are_parsed_or_explained():
     state = LAUS.new_state(players=4, seed=3)
     me = state.current_player()
