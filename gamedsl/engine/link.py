@@ -46,6 +46,7 @@ def link(prog, code=None):
         if unit is not None:
             unit.entry = fn(unit.entry)
     prog.heuristic, prog.end_when = fn(prog.heuristic), fn(prog.end_when)
+    prog.reaction_check = fn(prog.reaction_check)
     prog.invariants = {when: [(name, fn(f), span) for name, f, span in found]
                        for when, found in prog.invariants.items()}
     prog.trigger_spans = {fn(name): span for name, span in prog.trigger_spans.items()}

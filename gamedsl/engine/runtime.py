@@ -216,10 +216,20 @@ def makes(s, k: int, cards, owner: int) -> bool:
     return len(cards) == spec.size and s.game.matcher.check(s.prog.patterns[k].shape, spec, cards, ())
 
 
+def no_top(s, zone: int):
+    """`top` of an empty zone (the generated code reads a zone's last card itself)."""
+    raise GameRuntimeError(f"zone '{s.game.zone_instance_name(zone)}' is empty: it has no top card")
+
+
+def no_bottom(s, zone: int):
+    raise GameRuntimeError(f"zone '{s.game.zone_instance_name(zone)}' is empty")
+
+
 def namespace() -> dict:
     """The names a generated module reads besides its own functions and tables."""
     return {"_rotate": rotate, "_div": divide, "_seat": seat, "_others": others, "_next": next_seat,
             "_number": number, "_U": UNSET, "_repeat_count": repeat_count, "_pow": power, "_card_of": card_of,
             "_as_cards": as_cards, "_tops": tops, "_same": same, "_can_make": can_make, "_makes": makes,
             "_no_card": lambda s: -1, "_nobody": lambda s: None, "_zero": lambda s: 0,
-            "_next_version": next_version}
+            "_next_version": next_version, "_no_top": no_top, "_no_bottom": no_bottom,
+            "_ONCE": (None,)}

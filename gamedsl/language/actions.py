@@ -85,6 +85,7 @@ class Actions:
         self.actions: list[Action] = []
         self.decls: dict[str, tuple[m.ActionDecl, Scope]] = {}  # action name -> (declaration, its scope)
         self.ids = 0
+        self.some_bodies: list = []  # each anytime action's some_NAME, as a body that breaks out when it has none
 
     def headers(self):
         c = self.c
@@ -136,16 +137,23 @@ class Actions:
         return dcode
 
     def reactions(self) -> tuple:
-        """The anytime actions, and the move that lets a reaction window pass (added when there are any)."""
+        """The anytime actions, the move that lets a reaction window pass (added when there are any),
+        and the function that says whether `me` has any anytime move (None when there is one or none)."""
         reactions = tuple(a for a in self.actions if a.anytime)
+        check = None
+        if len(reactions) > 1:  # asked of every player before every decision: one call, not one per action
+            body = [("    pass", Span())]
+            for lines in self.some_bodies:
+                body += [("    for _ in _ONCE:", None)] + [("    " + _indent(text), span) for text, span in lines]
+            check = self.c.module.function("some_reaction", "s", body + [("    return False", None)], Span())
         if reactions:
             act = Action(NO_REACTION, NO_REACTION, self.ids, 1, None, Span())
             act.legal = self.c.module.function(
                 "legal_no_reaction", "s, out", [(f"    out.append({self.ids})", Span())], Span())
             self.actions.append(act)
             self.ids += 1
-            return reactions, act
-        return reactions, None
+            return reactions, act, check
+        return reactions, None, check
 
     def legal_fn(self, act: Action, domain_code, conds: list, scope: Scope) -> str:
         """The generated function that appends an action's legal move ids to a list (`legal_NAME(s,
@@ -160,16 +168,20 @@ class Actions:
         if act.anytime:  # asked before every decision, of every player: stop at the first one
             self.c.module.function(f"some_{act.name}", "s", self.legal_lines(act, domain_code, conds, True),
                                    act.span)
+            self.some_bodies.append(self.legal_lines(act, domain_code, conds, True, "break"))
         return name
 
-    def legal_lines(self, act: Action, domain_code, conds: list, some: bool) -> list:
+    def legal_lines(self, act: Action, domain_code, conds: list, some: bool, fail: str = "return False") -> list:
+        """The body of legal_NAME, or of some_NAME (`some`), which returns True at the first legal
+        move and else runs `fail`."""
         init = [(self.hoist_init(self.x.hoist), None)] if self.x.hoist else []
         lines = [("    pass", act.span)] + init
-        none = "        return False" if some else "        return"
+        none = f"        {fail}" if some else "        return"
         if domain_code is None:
             test = " and ".join("(" + " or ".join(parts) + ")" for parts in conds) or "True"
             if some:
-                return lines + [("    e = None", None), (f"    return bool({test})", None)]
+                return lines + [("    e = None", None), (f"    if {test}:", None), ("        return True", None),
+                                (f"    {fail}", None)]
             return lines + [("    e = None", None), (f"    if {test}:", None),
                             (f"        out.append({act.first_id})", None)]
         guards, pres, tests, pre_lines = [], [], [], []
@@ -196,7 +208,7 @@ class Actions:
                 lines += [(f"    if {' and '.join(pres)}:", None), ("        return True", None)]
             if not tests:
                 return lines + [("    return True", None)]
-            then, tail = "            return True", [("    return False", None)]
+            then, tail = "            return True", [(f"    {fail}", None)]
         elif act.param_type == T.CARD and self.c.has_twins:  # one move per kind of card and zone
             key = "_twin[x]" if domain_code.startswith("s.z[") else "(_twin[x], s.loc[x])"  # one zone: by kind
             then, tail = (f"            k = {key}\n            if k not in seen:\n                seen.add(k)\n"
@@ -240,13 +252,14 @@ class Actions:
         pure = [i for i, t in enumerate(plain) if _table_safe(t)]
         if not pure or sum(len(_TABLE_READ.findall(plain[i])) for i in pure) < 2:
             return None  # one read of a table: a table costs as much
+        lazy = {n: f for f, n in self.x.hoisted_forms.items()}
         keys = sorted({k for i in pure for k in _KEY.findall(plain[i])}, key=lambda k: (k[1], int(k[2:])))
         tab = self.c.module.fresh("_T")
         self.c.module.add([(f"{tab} = {{}}", None)])
         key = "(" + "".join(f"{k}, " for k in keys) + ")"
         cond = " and ".join(f"({plain[i]})" for i in pure)
         prelude = [("    try:", None),
-                   *[(f"        {k} = ({self.x.hoisted_code[k]})", None) for k in keys if k[1] == "h"],
+                   *[(f"        {k} = {lazy[k]}", None) for k in keys if k[1] == "h"],  # unless already known
                    (f"        _k = {key}", None), (f"        _t = {tab}.get(_k, _U)", None),
                    ("        if _t is _U:", None), ("            _t = None", None),
                    (f"            if len({tab}) < {TABLES_KEPT}:", None),

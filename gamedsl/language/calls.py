@@ -22,8 +22,8 @@ _SIMPLE = {
     "next": (T.PLAYER, T.PLAYER, "_next(s, {}, 1)"),  # the next player still in the game
     "previous": (T.PLAYER, T.PLAYER, "_next(s, {}, -1)"),
     "seat": (T.NUM, T.PLAYER, "_seat(s, {})"),  # the n-th player, counting from 1
-    "top": (T.ZONE, T.CARD, "s.top({})"),
-    "bottom": (T.ZONE, T.CARD, "s.bottom({})"),
+    "top": (T.ZONE, T.CARD, "(s.z[{0}] or _no_top(s, {0}))[-1]"),  # the zone read once; empty: its error
+    "bottom": (T.ZONE, T.CARD, "(s.z[{0}] or _no_bottom(s, {0}))[0]"),
     "abs": (T.NUM, T.NUM, "abs({})"),
 }
 
@@ -89,13 +89,12 @@ class Calls:
             return code
         if self.hoist is not self._hoisted_for:  # a new legal-move function: nothing hoisted yet
             self._hoisted, self._hoisted_for = {}, self.hoist
-            self.hoisted_forms, self.hoisted_code = {}, {}
+            self.hoisted_forms = {}
         key = _MARKS.sub("", code)  # the same expression twice is worked out once
         name = self._hoisted.get(key)
         if name is None:
             name = self._hoisted[key] = f"_h{len(self.hoist)}"
             self.hoist.append(name)
-            self.hoisted_code[name] = code
         lazy = f"({name} if {name} is not _U else ({name} := {code}))"
         self.hoisted_forms[lazy] = name
         return lazy

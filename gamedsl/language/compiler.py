@@ -50,7 +50,7 @@ class Compiler:
         self.rules.compile_patterns()
         self.rules.var_initializers()
         self.actions.headers()
-        reactions, no_reaction = self.actions.reactions()
+        reactions, no_reaction, reaction_check = self.actions.reactions()
         flows = self.flows()
         self.actions.bodies()
         self.rules.compile_triggers()
@@ -64,7 +64,7 @@ class Compiler:
         self.endless_loops()
         if c.diags:  # steps called in several places report an error in their body once
             raise SourceError(c.gm.filename, c.gm.text, list(dict.fromkeys(c.diags)))
-        return self.program(flows, reactions, no_reaction, invariants, heuristic, end_when)
+        return self.program(flows, reactions, no_reaction, reaction_check, invariants, heuristic, end_when)
 
     def declare(self):
         """The passes that name things and lay out cards, zones and variables."""
@@ -114,7 +114,7 @@ class Compiler:
             c.error("this loop never ends once it begins: nothing in it changes what its condition reads",
                     loop.span, "change what the condition reads inside the loop, or leave it with 'end'")
 
-    def program(self, flows, reactions, no_reaction, invariants, heuristic, end_when) -> Program:
+    def program(self, flows, reactions, no_reaction, reaction_check, invariants, heuristic, end_when) -> Program:
         c, acts = self.c, self.actions
         units = flows["units"]
         return Program(
@@ -127,7 +127,7 @@ class Compiler:
                                 for k in range(MAX_SEATS if z.per_player else 1)),
             vars=c.var_list, var_by_name=c.var_by_name, var_count=c.var_count,
             actions=acts.actions, action_by_name={a.name: a for a in acts.actions if a.step < 0},
-            action_count=acts.ids, reactions=reactions, no_reaction=no_reaction,
+            action_count=acts.ids, reactions=reactions, no_reaction=no_reaction, reaction_check=reaction_check,
             setup=units["setup"], round=units.get("round"), outcome=units["outcome"],
             triggers=self.rules.triggers, ordered=self.rules.ordered, params=self.mods.params,
             patterns=self.rules.patterns,

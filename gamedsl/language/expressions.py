@@ -28,7 +28,6 @@ class ExpressionCompiler(Calls, Builtins):
         self.inlining: list[str] = []  # the functions being inlined, innermost last
         self._hoisted, self._hoisted_for = {}, None  # hoisted expressions -> their names, for one hoist list
         self.hoisted_forms: dict[str, str] = {}  # each hoisted value's code as written in a condition -> its name
-        self.hoisted_code: dict[str, str] = {}  # a hoisted value's name -> its code
 
     # ---- expressions
     def fn(self, e: m.Expr, scope: Scope, want: str, prefix: str = "x") -> str:
