@@ -99,16 +99,14 @@ class Decisions:
         reactions = self.prog.reactions
         if not reactions or self.window is not None or self.terminal:
             return False
-        somes = self.game.reaction_checks
+        some = self.game.reaction_check
         eligible = []
         prev = self.me
         try:
             for p in _from(self.alive, first):
                 self.me = p
-                for some in somes:
-                    if some(self):
-                        eligible.append(p)
-                        break
+                if some(self):
+                    eligible.append(p)
         finally:
             self.me = prev
         if eligible:

@@ -37,9 +37,8 @@ class Game(View):
             for k in range(act.size):
                 self.decoded.append((act, k))
         self.matcher = Matcher(prog.card_attrs) if prog.patterns else None
-        # whether `me` has an anytime move: each action's some_NAME, or all of them in one function
-        self.reaction_checks = (prog.reaction_check,) if prog.reaction_check else \
-            tuple(act.some for act in prog.reactions)
+        # whether `me` has an anytime move: one action's some_NAME, or all of theirs in one function
+        self.reaction_check = prog.reaction_check or (prog.reactions[0].some if prog.reactions else None)
         self._move_index: dict = {}  # (from, to) zone instances -> the move triggers that may match
         self._instance_names = {}
         for z in prog.zones:

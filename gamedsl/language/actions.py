@@ -70,6 +70,13 @@ def _cheap_first(tests: list) -> tuple[list, bool]:
     return cheap + costly, not all(_cannot_fail(t) for t in cheap)
 
 
+def _conjuncts(e: m.Expr) -> list:
+    """`a and b and c` as [a, b, c] (any other condition as itself)."""
+    if isinstance(e, m.Logic) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
 def _disjuncts(e: m.Expr) -> list:
     """`a or b or c` as [a, b, c] (any other condition as itself)."""
     if isinstance(e, m.Logic) and e.op == "or":
@@ -108,7 +115,12 @@ class Actions:
             for r in a.requires:
                 parts = [self.x.fn_code(d, scope, T.BOOL) for d in _disjuncts(r.cond)]
                 code = " or ".join(f"({p})" for p in parts)
-                conds.append([c.module.mark(f"({p})", r.cond.span) for p in parts])
+                pieces = _conjuncts(r.cond)  # `a and b`: two tests of the legal-move loop, one may be a table's
+                if len(pieces) == 1:
+                    conds.append([c.module.mark(f"({p})", r.cond.span) for p in parts])
+                else:
+                    conds += [[c.module.mark(f"({self.x.fn_code(d, scope, T.BOOL)})", piece.span)
+                               for d in _disjuncts(piece)] for piece in pieces]
                 name = c.module.fresh(f"if_{a.name}")
                 used = [h for h in self.x.hoist if re.search(rf"\b{h}\b", code)]  # a value hoisted by an earlier condition too
                 c.module.function(name, "s, e", [(self.hoist_init(used), r.cond.span),
@@ -197,6 +209,8 @@ class Actions:
                 tests.append(f"({pres[-1]} or " + " or ".join(bound) + ")")
             else:
                 tests.append("(" + " or ".join(bound) + ")")
+        if some and domain_code == "_others(s)":  # whether any other player will do: no need of their order
+            domain_code, tests = "s.alive", ["(x != s.me)"] + tests
         lines.append((f"    dom = {domain_code}", None))
         if guards:
             lines += [(f"    if not dom or not ({' and '.join(f'({g})' for g in guards)}):", None), (none, None)]
@@ -222,18 +236,23 @@ class Actions:
             if not tests:
                 return lines + [(f"    out.extend([{act.first_id} + x for x in dom])", None)]
             then, tail = f"            out.append({act.first_id} + x)", []
-        table = self.table(tests) if act.param_type == T.CARD else None
+        table = self.table(tests, some) if act.param_type == T.CARD else None
         if table is not None:
             prelude, fast = table
-            body = [("    for x in dom:", None), *self.test_lines(fast, then), *(tail or [("    return", None)])]
+            if fast == ["_t[x]"] and some:  # the table is the set of the cards that have the move
+                body = [("    if not _t.isdisjoint(dom):", None), ("        return True", None), *tail]
+            else:
+                body = [("    for x in dom:", None), *self.test_lines(fast, then), *(tail or [("    return", None)])]
             lines += prelude + [("    if _t is not None:", None)] + [("    " + _indent(text), span) for text, span in body]
         return lines + [("    for x in dom:", None), *self.test_lines(tests, then), *tail]
 
-    def table(self, tests: list) -> tuple[list, list] | None:
+    def table(self, tests: list, some: bool = False) -> tuple[list, list] | None:
         """The tests of a legal-move loop that read only the candidate's fixed properties (its
         attributes and values) and values worked out before the loop (hoisted: a top card, a
         count...), looked up in a table of every card instead: (the lines that find the table `_t`,
-        the loop's tests with `_t[x]` in place of those), or None where that does not pay.
+        the loop's tests with `_t[x]` in place of those), or None where that does not pay. For a
+        `some_NAME` with no other test, `_t` is the set of the cards that pass, met in C
+        (`_t.isdisjoint(dom)`) rather than card by card.
 
         Such tests are a function of the card and of those values alone, so the table for the same
         values is the same: each is built once and kept in a dict of the module (at most
@@ -250,6 +269,10 @@ class Actions:
                 t = t.replace(form, name)
             plain.append(t)
         pure = [i for i, t in enumerate(plain) if _table_safe(t)]
+        for i in range(pure[0] + 1 if pure else len(tests), len(tests)):
+            if i not in pure and not _cannot_fail(tests[i]):  # it must not come after a later table test
+                pure = [k for k in pure if k < i]
+                break
         if not pure or sum(len(_TABLE_READ.findall(plain[i])) for i in pure) < 2:
             return None  # one read of a table: a table costs as much
         lazy = {n: f for f, n in self.x.hoisted_forms.items()}
@@ -258,16 +281,19 @@ class Actions:
         self.c.module.add([(f"{tab} = {{}}", None)])
         key = "(" + "".join(f"{k}, " for k in keys) + ")"
         cond = " and ".join(f"({plain[i]})" for i in pure)
+        fast = [t for i, t in enumerate(tests) if i < pure[0] and i not in pure] + ["_t[x]"] + \
+               [t for i, t in enumerate(tests) if i > pure[0] and i not in pure]
+        # A table of every card; for `some_NAME` with nothing else to test, the set of those that pass.
+        build = f"frozenset([x for x in range({self.c.ncards}) if {cond}])" if some and fast == ["_t[x]"] else \
+            f"tuple([bool({cond}) for x in range({self.c.ncards})])"
         prelude = [("    try:", None),
                    *[(f"        {k} = {lazy[k]}", None) for k in keys if k[1] == "h"],  # unless already known
                    (f"        _k = {key}", None), (f"        _t = {tab}.get(_k, _U)", None),
                    ("        if _t is _U:", None), ("            _t = None", None),
                    (f"            if len({tab}) < {TABLES_KEPT}:", None),
                    (f"                {tab}[_k] = None  # kept None should the table fail", None),
-                   (f"                _t = {tab}[_k] = tuple([bool({cond}) for x in range({self.c.ncards})])", None),
+                   (f"                _t = {tab}[_k] = {build}", None),
                    ("    except Exception:", None), ("        _t = None", None)]
-        fast = [t for i, t in enumerate(tests) if i < pure[0] and i not in pure] + ["_t[x]"] + \
-               [t for i, t in enumerate(tests) if i > pure[0] and i not in pure]
         return prelude, fast
 
     @staticmethod
