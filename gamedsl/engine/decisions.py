@@ -31,9 +31,17 @@ class Decisions:
 
         In a game with `anytime` actions, the players who could react now are asked first:
         a reaction window (see open_window)."""
-        if window and self.prog.reactions and not self._in_move(player) \
-                and self._react_first(player, ("ask", player, actions)):
-            return True
+        if window and self.prog.reactions:
+            # A decision inside a move the player is still making (a colour to name after a joker,
+            # a card to lay after the first): no reaction window comes in between.
+            in_move = False
+            if player == self.me:
+                for fr in self.stack:
+                    if fr[3] is action_exit:
+                        in_move = True
+                        break
+            if not in_move and self._react_first(player, ("ask", player, actions)):
+                return True
         legal: list[int] = []
         if player == self.me:
             for act in actions:
@@ -62,16 +70,6 @@ class Decisions:
         """A decision nobody could make was skipped: counted, so that it is not skipped for ever."""
         self.skips += 1
         self.count_step(SKIP_STEPS)
-
-    def _in_move(self, player: int) -> bool:
-        """Whether this decision is part of a move the player is still making (a colour to name
-        after a joker, a card to lay after the first): no reaction window comes in between."""
-        if player != self.me or not self.prog.reactions:
-            return False
-        for fr in self.stack:
-            if fr[3] is action_exit:
-                return True
-        return False
 
     def race(self, racers: list, actions: tuple, window: bool = True):
         """Every racer answers at once with one of the actions; the answers run fastest first.

@@ -168,8 +168,26 @@ class State(Flow, Decisions, Cards, Checks):
                 self.answer(player, action, time)
             else:
                 act, arg = self.game.decoded[action]
-                if act.run is not None and not act.spoken:  # the common move: it never waits, runs now
-                    self._run_now(act, arg, player)
+                run = act.run
+                if run is not None and not act.spoken:  # the common move: it never waits, runs now
+                    # and notes what others saw of it (always the newest entry of card_moves:
+                    # every move adds exactly one)
+                    env = [None] * act.nlocals
+                    if act.domain is not None:
+                        env[0] = arg
+                    prev = self.me
+                    self.me = self.last_actor = player
+                    if act.param_type == "card":
+                        z = self.z
+                        src = self.loc[arg]
+                        on_top = z[src][-1] == arg
+                        run(self, env)
+                        dst = self.loc[arg]
+                        self.card_moves.append((player, src, on_top, dst, z[dst][-1] == arg))
+                    else:
+                        run(self, env)
+                        self.card_moves.append((player, -1, False, -1, False))
+                    self.me = prev
                 else:
                     self.start_action(player, action, self.moves - 1)
             if self.pending is None:
@@ -181,50 +199,32 @@ class State(Flow, Decisions, Cards, Checks):
         if self.checking:
             self.check_invariants("move")
 
-    def _run_now(self, act, arg: int, player: int):
-        """A move whose rules never wait: run them at once, and note what others saw of it (always
-        the newest entry of card_moves: every move adds exactly one)."""
-        env = [None] * act.nlocals
-        if act.domain is not None:
-            env[0] = arg
-        prev = self.me
-        self.me = self.last_actor = player
-        if act.param_type == "card":
-            z = self.z
-            src = self.loc[arg]
-            on_top = z[src][-1] == arg
-            act.run(self, env)
-            dst = self.loc[arg]
-            self.card_moves.append((player, src, on_top, dst, z[dst][-1] == arg))
-        else:
-            act.run(self, env)
-            self.card_moves.append((player, -1, False, -1, False))
-        self.me = prev
-
     def start_action(self, player: int, action: int, index: int) -> bool:
         """Run a move's rules: at once when they never wait, else as a frame on the stack (its speech
         triggers after them). True if frames were pushed (they run next)."""
         act, arg = self.game.decoded[action]
-        before = len(self.stack)
-        if act.spoken and "speech" in self.prog.triggers:
-            for t in self.prog.triggers["speech"]:
+        stack = self.stack
+        before = len(stack)
+        if act.spoken:
+            for t in self.prog.triggers.get("speech", ()):
                 env = [None] * t.nlocals
                 env[0] = player
                 if t.cond is None or t.cond(self, env):
-                    self.stack.append([t.entry, env, [], restore_me, self.me])
+                    stack.append([t.entry, env, [], restore_me, self.me])
         env = [None] * act.nlocals
         if act.domain is not None:
             env[0] = arg
-        card = arg if act.param_type == "card" else None
-        if card is not None:
+        if act.param_type == "card":
+            card = arg
             src = self.loc[card]
             entry = (player, src, self.z[src][-1] == card, src, False)
         else:
-            entry = (player, -1, False, -1, False)
-        if index - self.hbase == len(self.card_moves):
-            self.card_moves.append(entry)
-        elif index >= self.hbase:
-            self.card_moves[index - self.hbase] = entry
+            card, entry = None, (player, -1, False, -1, False)
+        k, moves = index - self.hbase, self.card_moves
+        if k == len(moves):
+            moves.append(entry)
+        elif k >= 0:
+            moves[k] = entry
         prev = self.me
         self.me = self.last_actor = player
         if act.run is not None:  # a move that never waits runs now
@@ -233,8 +233,8 @@ class State(Flow, Decisions, Cards, Checks):
             if card is not None:
                 self.note_card_move(index, card)
         else:
-            self.stack.append([act.entry, env, [], action_exit, (prev, index, card)])
-        return len(self.stack) > before
+            stack.append([act.entry, env, [], action_exit, (prev, index, card)])
+        return len(stack) > before
 
     def note_card_move(self, index: int, card: int):
         """Where a move's card went, for what others saw of the move."""

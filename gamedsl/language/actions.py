@@ -279,7 +279,7 @@ class Actions:
         keys = sorted({k for i in pure for k in _KEY.findall(plain[i])}, key=lambda k: (k[1], int(k[2:])))
         tab = self.c.module.fresh("_T")
         self.c.module.add([(f"{tab} = {{}}", None)])
-        key = "(" + "".join(f"{k}, " for k in keys) + ")"
+        key = keys[0] if len(keys) == 1 else "(" + "".join(f"{k}, " for k in keys) + ")"
         cond = " and ".join(f"({plain[i]})" for i in pure)
         fast = [t for i, t in enumerate(tests) if i < pure[0] and i not in pure] + ["_t[x]"] + \
                [t for i, t in enumerate(tests) if i > pure[0] and i not in pure]

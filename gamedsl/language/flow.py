@@ -144,11 +144,18 @@ class FlowCompiler(Straight):
     def low_choose(self, st: m.Choose, scope, out: Out) -> Out:
         acts = self.offered(st)
         by = self.x.fn_code(st.by, scope, T.PLAYER) if st.by is not None else "s.me"
-        if self.c.reactions or st.by is not None:
+        kind = self.unit.kind
+        if st.by is not None or (self.c.reactions and kind not in ("round", "setup", "action")):
             return self.wait(out, f"s.ask({by}, {acts})", st.span)
-        # No reaction window can come first: the legal moves are listed here (State.ask, inlined).
+        # State.ask, inlined: the legal moves are listed here. A reaction window may come first,
+        # unless there are no anytime moves or the player is making a move (an action's body:
+        # State.ask's in_move); in the round or the setup no move is being made.
         names = [self.c.action_by_name[n].legal for n in self.act_names[acts]]
         rest = self.new_block()
+        if self.c.reactions and kind != "action":
+            self.put(out, f"if s._react_first(s.me, ('ask', s.me, {acts})):", st.span)
+            self.put(out, f"fr[0] = {rest.name}", st.span, 1)
+            self.put(out, "return None", st.span, 1)
         self.put(out, "_o = []", st.span)
         for legal in names:
             self.put(out, f"{legal}(s, _o)", st.span)
