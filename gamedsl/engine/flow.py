@@ -169,6 +169,18 @@ class Flow:
             fr[3](self, fr)
         return None
 
+    def done_move(self, fr):
+        """An action's unit is over: done(fr) with its exit, action_exit, inlined (every move whose
+        rules wait ends here)."""
+        self.stack.pop()
+        self.me, index, card = fr[4]
+        if card is not None:
+            k = index - self.hbase
+            if k >= 0:  # a copy made without its past (a bot's trial) does not keep this record
+                moves, dst = self.card_moves, self.loc[card]
+                moves[k] = moves[k][:3] + (dst, self.z[dst][-1] == card)
+        return None
+
     def fire(self, kind: str) -> bool:
         """Queue the triggers of an event that binds nothing (turn and round start and end): those
         whose condition holds, in file order, then the labelled ones in the order the player

@@ -188,6 +188,20 @@ class State(Flow, Decisions, Cards, Checks):
                         run(self, env)
                         self.card_moves.append((player, -1, False, -1, False))
                     self.me = prev
+                elif act.entry is not None and not act.spoken:  # a move that may wait: its frame
+                    env = [None] * act.nlocals
+                    if act.domain is not None:
+                        env[0] = arg
+                    if act.param_type == "card":
+                        src = self.loc[arg]
+                        self.card_moves.append((player, src, self.z[src][-1] == arg, src, False))
+                        card = arg
+                    else:
+                        self.card_moves.append((player, -1, False, -1, False))
+                        card = None
+                    prev = self.me
+                    self.me = self.last_actor = player
+                    self.stack.append([act.entry, env, [], action_exit, (prev, self.moves - 1, card)])
                 else:
                     self.start_action(player, action, self.moves - 1)
             if self.pending is None:

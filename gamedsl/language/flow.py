@@ -91,8 +91,9 @@ class FlowCompiler(Straight):
         out.closed = True
 
     def done(self, out: Out, span: Span):
-        """The unit is over: its frame goes, and what it leaves to do is done (engine: State.done)."""
-        self.put(out, "return s.done(fr)", span)
+        """The unit is over: its frame goes, and what it leaves to do is done (engine: State.done;
+        an action's exit is always the same one, done by State.done_move)."""
+        self.put(out, "return s.done_move(fr)" if self.unit.kind == "action" else "return s.done(fr)", span)
         out.closed = True
 
     def wait(self, out: Out, call: str, span: Span) -> Out:
