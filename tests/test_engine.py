@@ -1,4 +1,5 @@
 """The engine: the state API, flow, triggers, modifiers, visibility and runtime errors."""
+import random
 from pathlib import Path
 
 import pytest
@@ -131,6 +132,40 @@ def test_a_table_condition_fails_only_where_the_written_order_fails():
         load(FITS + "setup { deal 1 from deck to hand  move top(deck) to table  deal 1 from deck to hand }"
              ).new_state(players=2)
     assert "c.suit == top(pile).suit" in str(info.value)
+
+
+def test_any_and_all_over_a_zone_read_the_set_of_the_cards_that_pass():
+    # The conditions read only the card's fixed properties and a variable: the generated code
+    # answers them from the set of the cards that pass for the variable's value (Builtins.card_set).
+    game = load('''
+value worth: 1 = 1, 2 = 2, 3 = 3, 4 = 4, 5 = 5
+var wanted = 1
+var some_red = false
+var every_high = false
+action play (c in me.hand) {
+  move c to pile
+  wanted = c.worth
+  some_red = any(x in me.hand if x.worth == wanted and x.suit == red)
+  every_high = all(x in me.hand if x.worth >= wanted)
+}
+setup { shuffle deck  deal 5 from deck to hand }
+round { for each p in players { turn p { choose play } }  log += 1 }
+end game when log == 5
+''')
+    assert "_card_set(_S_0, (s.v[10], ), _S_0_build)" in game.prog.module
+    rank = lambda c: int(game.card_name(c)[:-1])  # noqa: E731
+    answers = set()
+    for seed in range(20):
+        state, pick = game.new_state(players=2, seed=seed), random.Random(seed).choice
+        while not state.is_terminal():
+            player = state.current_player()
+            state.apply_action(pick(state.legal_actions()))
+            hand, wanted = state.zone_cards("hand", player), state.var("wanted")
+            some_red = any(rank(c) == wanted and game.card_name(c)[-1] == "r" for c in hand)
+            every_high = all(rank(c) >= wanted for c in hand)
+            assert (state.var("some_red"), state.var("every_high")) == (some_red, every_high)
+            answers.add((some_red, every_high))
+    assert answers == {(False, False), (False, True), (True, False), (True, True)}
 
 
 def test_typed_moves_are_parsed_or_explained():

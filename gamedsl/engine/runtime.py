@@ -6,6 +6,7 @@ import itertools
 
 from ..errors import GameRuntimeError
 from ..language.program import Spec
+from ..language.tables import KEPT as TABLES_KEPT
 
 UNSET = object()  # a hoisted value not computed yet
 # The version of what the rules that change rules read (language/watch.py): a new number at each
@@ -216,6 +217,22 @@ def makes(s, k: int, cards, owner: int) -> bool:
     return len(cards) == spec.size and s.game.matcher.check(s.prog.patterns[k].shape, spec, cards, ())
 
 
+def card_set(tables: dict, key: tuple, build):
+    """The set of the cards that pass a condition read by a table (language/tables.py), for the
+    values `key` it reads besides the card; None when it cannot be had (the condition fails for
+    some card, a value is no key of a dict, or too many sets are kept): the code as written runs."""
+    try:
+        found = tables.get(key, UNSET)
+        if found is UNSET:
+            found = None
+            if len(tables) < TABLES_KEPT:
+                tables[key] = None  # kept None should the set fail
+                found = tables[key] = build(*key)
+        return found
+    except Exception:  # noqa: BLE001 - the code as written runs instead, failing where it fails
+        return None
+
+
 def no_top(s, zone: int):
     """`top` of an empty zone (the generated code reads a zone's last card itself)."""
     raise GameRuntimeError(f"zone '{s.game.zone_instance_name(zone)}' is empty: it has no top card")
@@ -232,4 +249,4 @@ def namespace() -> dict:
             "_as_cards": as_cards, "_tops": tops, "_same": same, "_can_make": can_make, "_makes": makes,
             "_no_card": lambda s: -1, "_nobody": lambda s: None, "_zero": lambda s: 0,
             "_next_version": next_version, "_no_top": no_top, "_no_bottom": no_bottom,
-            "_ONCE": (None,)}
+            "_ONCE": (None,), "_card_set": card_set}

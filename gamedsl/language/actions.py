@@ -7,7 +7,9 @@ from ..errors import Span
 from . import model as m
 from . import types as T
 from .context import Context, Scope
+from . import tables
 from .program import MAX_SEATS, Action
+from .tables import table_reads, table_safe
 
 NO_REACTION = "no reaction"  # the move that lets a reaction window pass
 
@@ -21,20 +23,7 @@ _SAFE_TOKEN = re.compile(rf"""\s+|\(|\)|,|\d+|==|!=|<=|>=|<|>|\+|-|\*
     |(?:A|V)_\w+\[{_BOUND}\]|_t\[x\]|{_BOUND}\b|s\.me\b|s\.z\[|\]|\[0\b
     |\b(?:and|or|not|for|in|if|len|any|all|sum|True|False)\b""", re.X)
 _MARK = re.compile(r"  #@\d+")
-# What a test looked up in a table may name (see Actions.table): the candidate, card tables,
-# values hoisted or worked out before the loop, and Python's words for logic.
-_IDENT = re.compile(r"[A-Za-z_]\w*")
-_TABLE_WORDS = {"x", "and", "or", "not", "if", "else", "in", "is", "True", "False", "None"}
-_TABLE_NAME = re.compile(r"(?:A|V)_\w+|_[hp]\d+")
-_TABLE_READ = re.compile(r"\b(?:A|V)_\w+\[")
-_KEY = re.compile(r"\b_[hp]\d+\b")
-TABLES_KEPT = 4096  # tables kept per legal-move function; past them, the loop as written
-
-
-def _table_safe(code: str) -> bool:
-    """Whether a test reads nothing but what a table of every card may hold (see Actions.table)."""
-    return "'" not in code and '"' not in code and \
-        all(w in _TABLE_WORDS or _TABLE_NAME.fullmatch(w) for w in _IDENT.findall(code))
+_KEY = re.compile(r"_[hp]\d+")  # what a legal-move loop's table is keyed by: values worked out before it
 
 
 def _indent(text: str) -> str:
@@ -256,7 +245,7 @@ class Actions:
 
         Such tests are a function of the card and of those values alone, so the table for the same
         values is the same: each is built once and kept in a dict of the module (at most
-        TABLES_KEPT of them). The values are worked out before the loop; should that, or building a
+        tables.KEPT of them). The values are worked out before the loop; should that, or building a
         table, fail, `_t` is None and the loop as written runs instead, failing only where it
         would have (LOL's `c.colour == top(discard).colour or c.face == top(discard).face`)."""
         # Marks of where code came from are cut out first: a mark may land inside a hoisted form.
@@ -268,15 +257,15 @@ class Actions:
             for form, name in forms:
                 t = t.replace(form, name)
             plain.append(t)
-        pure = [i for i, t in enumerate(plain) if _table_safe(t)]
+        pure = [i for i, t in enumerate(plain) if table_safe(t, "x", _KEY)]
         for i in range(pure[0] + 1 if pure else len(tests), len(tests)):
             if i not in pure and not _cannot_fail(tests[i]):  # it must not come after a later table test
                 pure = [k for k in pure if k < i]
                 break
-        if not pure or sum(len(_TABLE_READ.findall(plain[i])) for i in pure) < 2:
+        if not pure or sum(table_reads(plain[i]) for i in pure) < 2:
             return None  # one read of a table: a table costs as much
         lazy = {n: f for f, n in self.x.hoisted_forms.items()}
-        keys = sorted({k for i in pure for k in _KEY.findall(plain[i])}, key=lambda k: (k[1], int(k[2:])))
+        keys = sorted({k for i in pure for k in re.findall(r"\b_[hp]\d+\b", plain[i])}, key=lambda k: (k[1], int(k[2:])))
         tab = self.c.module.fresh("_T")
         self.c.module.add([(f"{tab} = {{}}", None)])
         key = keys[0] if len(keys) == 1 else "(" + "".join(f"{k}, " for k in keys) + ")"
@@ -290,7 +279,7 @@ class Actions:
                    *[(f"        {k} = {lazy[k]}", None) for k in keys if k[1] == "h"],  # unless already known
                    (f"        _k = {key}", None), (f"        _t = {tab}.get(_k, _U)", None),
                    ("        if _t is _U:", None), ("            _t = None", None),
-                   (f"            if len({tab}) < {TABLES_KEPT}:", None),
+                   (f"            if len({tab}) < {tables.KEPT}:", None),
                    (f"                {tab}[_k] = None  # kept None should the table fail", None),
                    (f"                _t = {tab}[_k] = {build}", None),
                    ("    except Exception:", None), ("        _t = None", None)]

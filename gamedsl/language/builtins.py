@@ -2,12 +2,20 @@
 patterns, knowledge. A mixin of the ExpressionCompiler: one call_* method per built-in."""
 from __future__ import annotations
 
+import re
+
 from . import model as m
 from . import types as T
-from ..errors import did_you_mean
+from ..errors import Span, did_you_mean
+from .tables import table_reads, table_safe
 
 _BARE = ("me", "players", "all_players", "all_cards", "in_play", "others", "nobody")  # read without parentheses
 _NOPE = ("None", T.ANY)
+_MARK = re.compile(r"  #@\d+")
+# Reads that do not depend on the card and cannot fail: a variable at a fixed place (or at me's),
+# me, an option, a unit's local, a bound name (a def's parameter, an outer element).
+_KEY_ATOM = re.compile(r"s\.v\[\d+(?: \+ \(s\.me\))?\]|s\.opt\[\d+\]|s\.me\b|\be\[\d+\]|\b_[a-z]+_\d+\b")
+_KEY_NAME = re.compile(r"_k\d+")
 
 
 class Builtins:
@@ -36,7 +44,42 @@ class Builtins:
             return _NOPE
         inner, var, dcode = b
         cond = self.fn_code(e.where, inner, T.BOOL) if e.where is not None else "True"
-        return f"{pyfunc}({cond} for {var} in {dcode})", T.BOOL
+        code = f"{pyfunc}({cond} for {var} in {dcode})"
+        return self.card_set(inner, var, dcode, cond, code,
+                             "(not {}.isdisjoint({}))" if pyfunc == "any" else "{}.issuperset({})"), T.BOOL
+
+    def card_set(self, inner, var: str, dcode: str, cond: str, code: str, answer: str) -> str:
+        """`any` or `all` over a zone, answered from the set of the cards that pass when the
+        condition reads only the card's fixed properties and values that do not depend on it
+        (language/tables.py): `any(x in me.hand if x.family == led)` is the set of the cards of
+        the family `led`, met with the hand in C. The set is built once per set of those values,
+        which are read first (only reads that cannot fail: variables at a fixed place, `me`,
+        locals and bound names); should the set fail to build, or the values be no key of a
+        dict, the code as written runs (`code`). `answer` is the code with the set and the zone.
+        (Not `count`: a set of the cards counted costs more to make than a short hand to run.)"""
+        if self.unhoistable or not dcode.startswith("s.z[") or inner.names[next(iter(inner.names))][1] != T.CARD:
+            return code  # a `:=` cannot go here (see Calls.maybe_hoist); a zone holds each card once
+        atoms: list[str] = []
+
+        def keyed(found) -> str:
+            atom = found.group(0)
+            if atom == var:
+                return atom
+            if atom not in atoms:
+                atoms.append(atom)
+            return f"_k{atoms.index(atom)}"
+        plain = _KEY_ATOM.sub(keyed, _MARK.sub("", cond))
+        if not table_safe(plain, var, _KEY_NAME) or table_reads(plain) < 1:
+            return code  # (with one read too: the zone is met in C, not card by card)
+        tab = self.c.module.fresh("_S")
+        self.c.module.add([(f"{tab} = {{}}", None)])
+        build = self.c.module.function(f"{tab}_build", ", ".join(f"_k{i}" for i in range(len(atoms))),
+                                       [(f"    return frozenset([{var} for {var} in range({self.c.ncards}) if {plain}])",
+                                         None)], Span())
+        found = self.c.module.fresh("_s")
+        key = "(" + "".join(f"{a}, " for a in atoms) + ")"
+        return f"({answer.format(found, dcode)} if ({found} := _card_set({tab}, {key}, {build})) is not None " \
+               f"else {code})"
 
     def call_filter(self, e, scope):
         """filter(x in D if C): the elements of D for which C holds, in order."""
