@@ -168,6 +168,24 @@ end game when log == 5
     assert answers == {(False, False), (False, True), (True, False), (True, True)}
 
 
+def test_a_function_inlined_with_an_argument_worked_out_once():
+    # twice(random(deck)) is inlined: its argument is drawn once, into a name, as a call would.
+    game = load('''
+def twice(c) = number(c.rank) + number(c.rank)
+action go { log = twice(random(deck)) }
+round { turn next(me) { choose go } }
+end game when log > 0 and log % 2 == 1
+''')
+    assert "(_a_0 := " in game.prog.module
+    logs = set()
+    for seed in range(40):
+        state = game.new_state(players=2, seed=seed)
+        for _ in range(3):
+            state.apply_action(state.legal_actions()[0])
+            logs.add(state.var("log"))
+    assert logs == {2, 4, 6, 8, 10}  # drawn twice, a sum would be odd now and then
+
+
 def test_typed_moves_are_parsed_or_explained():
     state = LAUS.new_state(players=4, seed=3)
     me = state.current_player()

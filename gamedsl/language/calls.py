@@ -103,10 +103,12 @@ class Calls:
         """An aggregate's domain: compiled as `domain` does, with nothing hoisted in it (Python has
         no `:=` in a comprehension's iterable)."""
         self.unhoistable += 1
+        self.in_iterable += 1
         try:
             return self.domain(e, scope)
         finally:
             self.unhoistable -= 1
+            self.in_iterable -= 1
 
     def visible_codes(self, scope):
         while scope is not None:
@@ -116,16 +118,22 @@ class Calls:
     def inline_def(self, d: m.DefDecl, args: list) -> str | None:
         """A function's body in place of its call, its parameters read as the arguments' code: no call
         at run time, and what does not depend on a legal move's candidate is worked out once.
-        Only for arguments cheap to repeat and pure; None when the call is better kept."""
+        An argument that is not cheap to repeat is worked out first, once, into a name of its own
+        (`((_a_1 := top(pile)), body)[-1]`), as a call would; not in a comprehension's iterable,
+        where Python has no `:=`. None when the call is better kept."""
         if len(self.inlining) >= INLINE_DEPTH or d.name in self.inlining:
             return None
-        if not all(_SIMPLE_ARG.match(code) or _HOISTED.match(code) for code, _ in args):
-            return None
         c = self.c
-        before, where = len(c.diags), c.where
-        scope = Scope()
+        scope, binds = Scope(), []
         for name, (code, typ) in zip(d.params, args):
+            if not (_SIMPLE_ARG.match(code) or _HOISTED.match(code)):
+                if self.in_iterable:
+                    return None
+                bound = c.module.fresh("_a")
+                binds.append(f"({bound} := {code})")
+                code = bound
             scope.names[name] = (code, typ)
+        before, where = len(c.diags), c.where
         self.inlining.append(d.name)
         try:
             code, _ = self.expr(d.body, scope)
@@ -135,7 +143,7 @@ class Calls:
             del c.diags[before:]
             return None
         c.where = where
-        return f"({code})"
+        return f"(({', '.join(binds)}, ({code}))[-1])" if binds else f"({code})"
 
     def elem_type(self, dtyp: str, span: Span) -> str:
         """The type of the elements of a collection type (an error if it is not one)."""

@@ -24,6 +24,7 @@ class ExpressionCompiler(Calls, Builtins):
         self.cards_where = False  # compiling a `cards ... where` condition: attributes read a card record
         self.hoist: list | None = None  # names of values computed once per legal-move loop
         self.unhoistable = 0  # inside an iterable or a lambda: no value hoisted (see Calls.maybe_hoist)
+        self.in_iterable = 0  # inside a comprehension's iterable: no `:=` at all
         self.compiling_defs: set[str] = set()
         self.inlining: list[str] = []  # the functions being inlined, innermost last
         self._hoisted, self._hoisted_for = {}, None  # hoisted expressions -> their names, for one hoist list
