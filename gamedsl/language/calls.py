@@ -19,8 +19,9 @@ _HOISTED = re.compile(r"^\(_h\d+ if _h\d+ is not _U else ")  # a value worked ou
 _SIMPLE_ARG = re.compile(r"^(e\[\d+\]|_\w+|s\.me|s\.v\[\d+\]|-?\d+|None|\(?\d+ \+ \(?(e\[\d+\]|_\w+|s\.me)\)?\)?)$")
 # One-argument built-ins: name -> (argument type, result type, Python template).
 _SIMPLE = {
-    "next": (T.PLAYER, T.PLAYER, "_next(s, {}, 1)"),  # the next player still in the game
-    "previous": (T.PLAYER, T.PLAYER, "_next(s, {}, -1)"),
+    # the next player still in the game (worked out here while nobody is out)
+    "next": (T.PLAYER, T.PLAYER, "(({0} + 1) % s.np if not s.out else _next(s, {0}, 1))"),
+    "previous": (T.PLAYER, T.PLAYER, "(({0} - 1) % s.np if not s.out else _next(s, {0}, -1))"),
     "seat": (T.NUM, T.PLAYER, "_seat(s, {})"),  # the n-th player, counting from 1
     "top": (T.ZONE, T.CARD, "(s.z[{0}] or _no_top(s, {0}))[-1]"),  # the zone read once; empty: its error
     "bottom": (T.ZONE, T.CARD, "(s.z[{0}] or _no_bottom(s, {0}))[0]"),
