@@ -261,9 +261,23 @@ def player_counts(path: Path, quick: bool) -> list[int]:
     return [low] if quick or low == high else [low, high]
 
 
+# The peers a target compares a game with: measured in the same alternating slices as that game.
+PAIRED = {("lol", 2): ("rlcard", "uno", 2), ("crazy_eights", 2): ("openspiel", "crazy_eights", 2)}
+
+
+def paired_peer(game: str, players: int):
+    """The installed peer a target compares (game, players) with, or None."""
+    if (game, players) not in PAIRED:
+        return None
+    from bench import peers
+    found = [p for p in peers.peers() if (p.impl, p.game, p.players) == PAIRED[(game, players)]]
+    return found[0] if found and found[0].play_one else None
+
+
 def runners(engines: dict, game: str, players: int) -> list:
     """What plays `game` at random, as (impl, run(seconds, first_seed) -> Row): plain Laus in its
-    two shapes (one loop; a state behind the engine's interface), then each engine."""
+    two shapes (one loop; a state behind the engine's interface), then each engine, then the peer
+    a target compares the game with (PAIRED)."""
     found = []
     if game == "laus":
         from bench import plain_laus
@@ -282,6 +296,11 @@ def runners(engines: dict, game: str, players: int) -> list:
             d = engine("playout", {"name": game, "players": players, "seconds": s, "first_seed": first})
             return Row(impl, game, players, **{k: d[k] for k in ("games", "moves", "seconds", "error") if k in d})
         found.append((impl, run))
+    peer = paired_peer(game, players)
+    if peer is not None:
+        def versus(s, first, p=peer):
+            return measure(p.impl, p.game, p.players, p.play_one, s, first)
+        found.append((peer.impl, versus))
     return found
 
 
@@ -291,25 +310,30 @@ def interleaved(game: str, players: int, runs: list, seconds: float) -> tuple[li
     The machine's speed drifts (other processes, frequency scaling); alternating short slices
     exposes all to the same drift, and the median of the slice ratios ignores outliers."""
     rounds = ROUNDS if len(runs) > 1 else 1
-    totals = [Row(impl, game, players) for impl, _ in runs]
+    totals: list = [None] * len(runs)  # each run's Row (a peer's names its own game) after its first slice
     slices: list[list[float]] = [[] for _ in runs]
     for _ in range(rounds):
-        done = [t if t.error else run(seconds / rounds, t.games) for t, (_, run) in zip(totals, runs)]
-        totals = [t if t.error else add(t, d) for t, d in zip(totals, done)]
+        done = [t if t is not None and t.error else run(seconds / rounds, t.games if t else 0)
+                for t, (_, run) in zip(totals, runs)]
+        totals = [d if t is None else t if t.error else add(t, d) for t, d in zip(totals, done)]
         for i, d in enumerate(done[1:], 1):
             if not (d.error or done[0].error):
                 slices[i].append(d.us_per_move / done[0].us_per_move)
-    ratios = [{"impl": r.impl, "game": game, "players": players, "versus": totals[0].impl,
-               "median": statistics.median(s), "low": min(s), "high": max(s), "slices": len(s)}
+    ratios = [{"impl": r.impl, "game": r.game, "players": r.players, "versus": totals[0].impl,
+               "versus_game": game, "median": statistics.median(s), "low": min(s), "high": max(s),
+               "slices": len(s)}
               for r, s in zip(totals[1:], slices[1:]) if s]
     return totals, ratios
 
 
-def peer_rows(seconds: float) -> list[Row]:
-    """The peers of bench/peers.py; one that is missing is a row with error "not installed"."""
+def peer_rows(seconds: float, measured: set) -> list[Row]:
+    """The peers of bench/peers.py not `measured` already (next to the game a target compares them
+    with); one that is missing is a row with error "not installed"."""
     from bench import peers
     rows = []
     for p in peers.peers():
+        if (p.impl, p.game, p.players) in measured:
+            continue
         note(f"playouts: {p.impl} {p.game} {p.players}p")
         rows.append(measure(p.impl, p.game, p.players, p.play_one, seconds) if p.play_one
                     else Row(p.impl, p.game, p.players, error=p.missing))
@@ -346,7 +370,8 @@ def playout_section(engines: dict, tasks: list, seconds: float) -> tuple[list[di
         r, q = interleaved(game, players, runners(engines, game, players), share)
         rows += r
         ratios += q
-    return row_entries(rows + peer_rows(seconds)), ratios
+    measured = {(r.impl, r.game, r.players) for r in rows}
+    return row_entries(rows + peer_rows(seconds, measured)), ratios
 
 
 def load_ms(root: Path, name: str, cache: str) -> dict:
@@ -447,8 +472,11 @@ def every(target: str, entries: list[dict], key: str, test: str, limit: float, u
     return verdict(target, figure, COMPARE[test](worst[key], limit))
 
 
-def versus_peer(target: str, ours: list[dict], peer: list[dict], key: str, ok: Callable, unit: str) -> dict:
-    """A target relative to a peer's figure in the same run."""
+def versus_peer(target: str, ours: list[dict], peer: list[dict], key: str, limit: float, unit: str,
+                slices: list[dict]) -> dict:
+    """A target relative to a peer's figure in the same run: the peer's time per move over ours
+    must be at least `limit`. Measured in alternating slices (PAIRED), the median of the slices'
+    ratios decides; else the totals, measured one after the other."""
     digits = 0 if key == "moves_per_s" else 2
     if not peer or peer[0].get("error") == "not installed":
         return verdict(target, "", None, "peer not installed")
@@ -457,8 +485,13 @@ def versus_peer(target: str, ours: list[dict], peer: list[dict], key: str, ok: C
     a, b = ours[0], peer[0]
     if a.get("error") or b.get("error"):
         return verdict(target, f"failed: {a.get('error') or b.get('error')}", False)
-    figure = f"{a[key]:.{digits}f} vs {b[key]:.{digits}f} {unit} ({a[key] / b[key]:.2f}x)"
-    return verdict(target, figure, ok(a[key], b[key]))
+    figure = f"{a[key]:.{digits}f} vs {b[key]:.{digits}f} {unit}"
+    if slices:
+        ratio = slices[0]["median"]
+        return verdict(target, f"{figure}; its time per move over ours {ratio:.2f}x, median of "
+                               f"{slices[0]['slices']} alternating slices", ratio >= limit)
+    ratio = b["us_per_move"] / a["us_per_move"]
+    return verdict(target, f"{figure}; its time per move over ours {ratio:.2f}x", ratio >= limit)
 
 
 def targets(result: dict, before: bool) -> list[dict]:
@@ -468,11 +501,12 @@ def targets(result: dict, before: bool) -> list[dict]:
             for n in (3, 4)]
     return laus + [
         versus_peer("LOL moves/s >= RLCard UNO moves/s (2p)", find(rows, game="lol", players=2, **ours),
-                    find(rows, impl="rlcard", game="uno"), "moves_per_s", operator.ge, "moves/s"),
+                    find(rows, impl="rlcard", game="uno"), "moves_per_s", 1.0, "moves/s",
+                    find(result["ratios"], impl="rlcard", game="uno", versus="gamedsl")),
         versus_peer("Crazy Eights us/move <= 2x OpenSpiel crazy_eights (2p)",
                     find(rows, game="crazy_eights", players=2, **ours),
-                    find(rows, impl="openspiel", game="crazy_eights"), "us_per_move",
-                    lambda a, b: a <= 2 * b, "us/move"),
+                    find(rows, impl="openspiel", game="crazy_eights"), "us_per_move", 0.5, "us/move",
+                    find(result["ratios"], impl="openspiel", game="crazy_eights", versus="gamedsl")),
         every("Law <= 8x plain", find(rows, game="law", **ours), "x_plain", "<=", 8.0, "x"),
         every("warm load < 100 ms, every game", find(result["load"], **ours), "warm_ms", "<", 100, " ms"),
         every("clone <= 3 random moves, every seed game", find(result["clone"], **ours),
@@ -527,7 +561,8 @@ def report(result: dict) -> None:
     print("x plain: time per move / plain Laus time per move (Laus: same player count; "
           "other games: the mean of plain Laus 3p and 4p, as a yardstick).")
     for q in result["ratios"]:
-        print(f"{q['impl']} {q['game']} {q['players']}p: {q['median']:.2f}x {q['versus']}'s time per move "
+        versus = q["versus"] if q["versus_game"] == q["game"] else f"{q['versus']} {q['versus_game']}"
+        print(f"{q['impl']} {q['game']} {q['players']}p: {q['median']:.2f}x {versus}'s time per move "
               f"(median of {q['slices']} alternating slices; range {q['low']:.2f}-{q['high']:.2f})")
     table("Load + check (ms inside load_game, a fresh process each; cold: empty cache, warm: from the cache)",
           [IMPL, GAME, Col("cold ms", "cold_ms", 8, ".1f"), Col("warm ms", "warm_ms", 8, ".1f")], result["load"])

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = {"laus", "crazy_eights"}
 KEYS = {
     "rows": {"impl", "game", "players", "games", "moves", "moves_per_s", "us_per_move", "x_plain"},
-    "ratios": {"impl", "game", "players", "versus", "median", "low", "high", "slices"},
+    "ratios": {"impl", "game", "players", "versus", "versus_game", "median", "low", "high", "slices"},
     "load": {"impl", "game", "cold_ms", "warm_ms"},
     "clone": {"impl", "game", "players", "clones", "us_per_clone", "us_per_move", "clone_per_move"},
     "greedy": {"impl", "game", "players", "decisions", "median_ms", "mean_ms", "max_ms", "speedup_vs_before"},
