@@ -7,6 +7,7 @@ from ..errors import Span
 from . import model as m
 from . import types as T
 from .context import Context, Scope
+from .codegen import unmarked
 from . import tables
 from .program import MAX_SEATS, Action
 from .tables import table_reads, table_safe
@@ -22,7 +23,6 @@ _BOUND = r"(?:x|_[a-z]+_\d+)"
 _SAFE_TOKEN = re.compile(rf"""\s+|\(|\)|,|\d+|==|!=|<=|>=|<|>|\+|-|\*
     |(?:A|V)_\w+\[{_BOUND}\]|_t\[x\]|{_BOUND}\b|s\.me\b|s\.z\[|\]|\[0\b
     |\b(?:and|or|not|for|in|if|len|any|all|sum|True|False)\b""", re.X)
-_MARK = re.compile(r"  #@\d+")
 _KEY = re.compile(r"_[hp]\d+")  # what a legal-move loop's table is keyed by: values worked out before it
 
 
@@ -33,7 +33,7 @@ def _indent(text: str) -> str:
 
 def _cannot_fail(code: str) -> bool:
     """Whether a condition's code is made only of parts that never raise (see _SAFE_TOKEN)."""
-    code = _MARK.sub("", code)
+    code = unmarked(code)
     at = 0
     while at < len(code):
         found = _SAFE_TOKEN.match(code, at)
@@ -247,13 +247,13 @@ class Actions:
         values is the same: each is built once and kept in a dict of the module (at most
         tables.KEPT of them). The values are worked out before the loop; should that, or building a
         table, fail, `_t` is None and the loop as written runs instead, failing only where it
-        would have (LOL's `c.colour == top(discard).colour or c.face == top(discard).face`)."""
+        would have (`c.suit == top(pile).suit` with the pile empty)."""
         # Marks of where code came from are cut out first: a mark may land inside a hoisted form.
-        forms = sorted({_MARK.sub("", f): n for f, n in self.x.hoisted_forms.items()}.items(),
+        forms = sorted({unmarked(f): n for f, n in self.x.hoisted_forms.items()}.items(),
                        key=lambda f: -len(f[0]))  # the outer first
         plain = []
         for t in tests:
-            t = _MARK.sub("", t)
+            t = unmarked(t)
             for form, name in forms:
                 t = t.replace(form, name)
             plain.append(t)

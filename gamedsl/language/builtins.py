@@ -7,11 +7,11 @@ import re
 from . import model as m
 from . import types as T
 from ..errors import Span, did_you_mean
+from .codegen import unmarked
 from .tables import table_reads, table_safe
 
 _BARE = ("me", "players", "all_players", "all_cards", "in_play", "others", "nobody")  # read without parentheses
 _NOPE = ("None", T.ANY)
-_MARK = re.compile(r"  #@\d+")
 # Reads that do not depend on the card and cannot fail: a variable at a fixed place (or at me's),
 # me, an option, a unit's local, a bound name (a def's parameter, an outer element).
 _KEY_ATOM = re.compile(r"s\.v\[\d+(?: \+ \(s\.me\))?\]|s\.opt\[\d+\]|s\.me\b|\be\[\d+\]|\b_[a-z]+_\d+\b")
@@ -68,7 +68,7 @@ class Builtins:
             if atom not in atoms:
                 atoms.append(atom)
             return f"_k{atoms.index(atom)}"
-        plain = _KEY_ATOM.sub(keyed, _MARK.sub("", cond))
+        plain = _KEY_ATOM.sub(keyed, unmarked(cond))
         if not table_safe(plain, var, _KEY_NAME) or table_reads(plain) < 1:
             return code  # (with one read too: the zone is met in C, not card by card)
         tab = self.c.module.fresh("_S")

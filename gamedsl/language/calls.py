@@ -9,11 +9,11 @@ from ..errors import Span
 from . import model as m
 from . import types as T
 from .builtins import _BARE, _NOPE
+from .codegen import unmarked
 from .context import BUILTINS, Scope
 
 _AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst", "filter"}
 INLINE_DEPTH = 4  # functions inlined inside functions inlined..., at most
-_MARKS = re.compile(r"  #@\d+")
 _HOISTED = re.compile(r"^\(_h\d+ if _h\d+ is not _U else ")  # a value worked out once per legal-move list
 # An argument cheap to repeat, with no call in it: a local, a bound name, a number, a variable.
 _SIMPLE_ARG = re.compile(r"^(e\[\d+\]|_\w+|s\.me|s\.v\[\d+\]|-?\d+|None|\(?\d+ \+ \(?(e\[\d+\]|_\w+|s\.me)\)?\)?)$")
@@ -91,7 +91,7 @@ class Calls:
         if self.hoist is not self._hoisted_for:  # a new legal-move function: nothing hoisted yet
             self._hoisted, self._hoisted_for = {}, self.hoist
             self.hoisted_forms = {}
-        key = _MARKS.sub("", code)  # the same expression twice is worked out once
+        key = unmarked(code)  # the same expression twice is worked out once
         name = self._hoisted.get(key)
         if name is None:
             name = self._hoisted[key] = f"_h{len(self.hoist)}"

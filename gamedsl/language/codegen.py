@@ -15,6 +15,12 @@ import re
 from ..errors import Diagnostic, SourceError, Span
 
 _MARK = re.compile(r"  #@(\d+)$")
+_MARKS = re.compile(r"  #@\d+")
+
+
+def unmarked(code: str) -> str:
+    """Code without the marks that name where its parts came from (Module.mark)."""
+    return _MARKS.sub("", code)
 
 
 class Module:
