@@ -168,42 +168,26 @@ class State(Flow, Decisions, Cards, Checks):
                 self.answer(player, action, time)
             else:
                 act, arg = self.game.decoded[action]
-                run = act.run
-                if run is not None and not act.spoken:  # the common move: it never waits, runs now
-                    # and notes what others saw of it (always the newest entry of card_moves:
-                    # every move adds exactly one)
-                    env = [None] * act.nlocals
-                    if act.domain is not None:
-                        env[0] = arg
-                    prev = self.me
-                    self.me = self.last_actor = player
-                    if act.param_type == "card":
-                        z = self.z
-                        src = self.loc[arg]
-                        on_top = z[src][-1] == arg
-                        run(self, env)
-                        dst = self.loc[arg]
-                        self.card_moves.append((player, src, on_top, dst, z[dst][-1] == arg))
-                    else:
-                        run(self, env)
-                        self.card_moves.append((player, -1, False, -1, False))
-                    self.me = prev
-                elif act.entry is not None and not act.spoken:  # a move that may wait: its frame
-                    env = [None] * act.nlocals
-                    if act.domain is not None:
-                        env[0] = arg
-                    if act.param_type == "card":
-                        src = self.loc[arg]
-                        self.card_moves.append((player, src, self.z[src][-1] == arg, src, False))
-                        card = arg
-                    else:
-                        self.card_moves.append((player, -1, False, -1, False))
-                        card = None
-                    prev = self.me
-                    self.me = self.last_actor = player
-                    self.stack.append([act.entry, env, [], action_exit, (prev, self.moves - 1, card)])
-                else:
+                if act.spoken:  # its speech triggers come first
                     self.start_action(player, action, self.moves - 1)
+                else:  # start_action, inlined: every move goes this way
+                    env = [None] * act.nlocals
+                    if act.domain is not None:
+                        env[0] = arg
+                    prev = self.me
+                    self.me = self.last_actor = player
+                    # What others saw of the move: always the newest entry of card_moves (every
+                    # move adds exactly one), where its card went noted once its rules are done.
+                    card, z = (arg if act.param_type == "card" else None), self.z
+                    src, on_top = (self.loc[card], z[self.loc[card]][-1] == card) if card is not None else (-1, False)
+                    if act.run is not None:  # rules that never wait run now
+                        act.run(self, env)
+                        self.me = prev
+                        dst = self.loc[card] if card is not None else -1
+                        self.card_moves.append((player, src, on_top, dst, card is not None and z[dst][-1] == card))
+                    else:  # rules that may wait: a frame, ended by done_move
+                        self.card_moves.append((player, src, on_top, src, False))
+                        self.stack.append([act.entry, env, [], action_exit, (prev, self.moves - 1, card)])
             if self.pending is None:
                 self._run_frames()
         except (GameRuntimeError, *RULE_ERRORS) as exc:
