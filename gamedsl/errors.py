@@ -56,7 +56,13 @@ class IllegalAction(GamedslError):
 
 
 class InvariantViolation(GamedslError):
-    """An invariant of the game (declared in its file, or one every game keeps) does not hold."""
+    """An invariant of the game (declared in its file, or one every game keeps) does not hold.
+
+    `located`: the message already leads with a place in the game file (file:line:col)."""
+
+    def __init__(self, message: str, located: bool = False):
+        super().__init__(message)
+        self.is_located = located
 
 
 class GameRuntimeError(GamedslError):

@@ -4,8 +4,9 @@ For moments of every seed game (several player counts, early and late, a reactio
 race in LOL with others' answers already given, peeks in Mad King), a *twin* of the state is
 made that differs only in what the seat to move cannot know: the hidden cards dealt among their
 places in another order (cards with the same back only; what others were shown stays with its
-place), the others' answers in an open reaction window or race and who is still to answer, and
-the random generator's future. A bot with the same seed must choose the same move in both.
+place, and so do the values of per-card variables), the others' answers in an open reaction
+window or race and who is still to answer, and the random generator's future. A bot with the
+same seed must choose the same move in both.
 """
 import random
 from pathlib import Path
@@ -29,17 +30,21 @@ def twin(state, seat: int, rng: random.Random):
     for inst, i in hidden_slots(other, seat):
         groups.setdefault(keys[other.z[inst][i]] if keys else (), []).append((inst, i))
     known = other.known
+    bases = [var.base for var in other.prog.vars if var.per_card]
     for slots in groups.values():
         cards = [other.z[inst][i] for inst, i in slots]
         masks = [known.get(c, 0) for c in cards]  # what others were shown stays with the place
+        marks = [[other.v[b + c] for c in cards] for b in bases]  # so do per-card variables
         rng.shuffle(cards)
         for c in cards:
             known.pop(c, None)
-        for (inst, i), c, mask in zip(slots, cards, masks):
+        for k, ((inst, i), c, mask) in enumerate(zip(slots, cards, masks)):
             other.z[inst][i] = c
             other.loc[c] = inst
             if mask:
                 known[c] = mask
+            for b, values in zip(bases, marks):
+                other.v[b + c] = values[k]
     other.ver = next_version()  # what parameters and patterns read has changed
     if other.window is not None:
         _other_answers(other, seat, rng)
@@ -174,3 +179,40 @@ def test_a_world_forgets_the_moments_others_let_pass():
     others = sum(state.passes) - state.passes[seat]
     assert world.passes == [state.passes[seat] if p == seat else 0 for p in range(3)]
     assert world.move_limit == state.move_limit + others and world.moves == state.moves
+
+
+def test_a_dealt_world_keeps_marks_on_hidden_cards_with_their_places():
+    """A per-card variable of a card the seat cannot see: a state and its twin (the hidden cards
+    dealt otherwise, the marks kept with their places) give the same worlds, and bots choose alike."""
+    game = gamedsl.load_source(MARKED, "marked.game")
+    rng = random.Random(3)
+    for seed in range(6):
+        state = game.new_state(players=2, seed=seed)
+        state.apply_action(state.legal_actions()[seed % 3])  # P1 marks a card of their hand
+        other = twin(state, 1, rng)
+        assert other.z != state.z or seed == 0
+        worlds = [Redealer(s, 1).deal(random.Random(5), reseed=True) for s in (state, other)]
+        assert worlds[0].digest() == worlds[1].digest()
+        for bot in sorted(BOTS):
+            assert make_bot(BOTS[bot], 7).choose(state.clone()) == make_bot(BOTS[bot], 7).choose(other)
+
+
+MARKED = """game "Marked"
+players 2
+attribute rank: 1, 2, 3, 4, 5, 6, 7, 8
+cards rank
+zone deck: hidden, stack
+zone hand per player: owner
+zone table: public
+var marked per card = 0
+action mark "mark" (c in me.hand) { c.marked = 1 }
+action play "play" (c in me.hand) { move c to table }
+setup { shuffle deck  deal 3 from deck to hand }
+round {
+  turn seat(1) { choose mark }
+  turn seat(2) { choose play }
+  turn seat(1) { choose play }
+}
+end game when true
+heuristic sum(c.marked for c in table)
+"""

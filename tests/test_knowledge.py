@@ -259,3 +259,133 @@ def test_a_card_replenishing_laws_face_down_pile_leaks_to_nobody():
     assert views[1] == views[2] == {"count": 1}
     for seed in range(20):
         verify.check_no_leak(state, random.Random(seed))
+
+
+# ---- per-card variables of hidden cards ---------------------------------------
+MARKS = '''game "Leak"
+players 2
+attribute rank: 1, 2, 3, 4, 5, 6
+cards rank
+zone deck: hidden, stack
+zone hand per player: owner
+var marked per card = 0
+action mark "mark" (c in me.hand) { c.marked = 1 }
+setup { shuffle deck  deal 3 from deck to hand }
+round {
+  turn seat(1) { choose mark }
+  turn seat(2) { choose mark }
+}
+end game when true
+'''
+
+
+def _after_marking(game, seed: int, which: int):
+    """A game of MARKS after P1 marked the `which`-th card of their hand (in display order)."""
+    state = game.new_state(players=2, seed=seed)
+    state.apply_action(game.display_order(state.legal_actions())[which])
+    return state
+
+
+def test_a_mark_on_a_card_a_player_cannot_see_is_not_in_their_view(tmp_path):
+    """The issue's file: P1 marks a card of their hand; P2 sees nothing of which (observation,
+    terminal screen, OpenSpiel information state), while P1 sees their mark."""
+    from rich.console import Console
+
+    from gamedsl.rl import openspiel
+    from gamedsl.tools.render import draw_view
+
+    game = gamedsl.load_source(MARKS, "leak.game")
+    states = [_after_marking(game, 4, k) for k in range(3)]
+    marked = [game.card_name(c) for s in states for c in range(6) if s.v[s.prog.vars[0].base + c]]
+    assert len(set(marked)) == 3
+    for s, name in zip(states, marked):
+        assert s.observation(0)["vars"]["marked"] == {name: 1}
+        assert s.observation(1)["vars"]["marked"] == {}
+    assert states[0].observation(1) == states[1].observation(1) == states[2].observation(1)
+
+    def screen(obs):
+        console = Console(record=True, width=100, color_system=None)
+        draw_view(console, obs)
+        return console.export_text()
+    mine = marked[0]
+    assert f"marked: {mine} 1" in screen(states[0].observation(0))
+    assert "marked: —" in screen(states[0].observation(1))
+
+    path = tmp_path / "leak.game"
+    path.write_text(MARKS, encoding="utf-8")
+    spiel = openspiel.load(path)
+    infos = []
+    for k in range(3):
+        st = spiel.new_initial_state()
+        st.apply_action(4)  # the chance node: the seed
+        st.apply_action(sorted(st.legal_actions())[k])
+        infos.append(st.information_state_string(1))
+    assert infos[0] == infos[1] == infos[2]
+
+
+def test_a_mark_revealed_with_its_card_is_seen_again():
+    """Once the marked card is shown to P2, its mark is in P2's view too."""
+    game = gamedsl.load_source(MARKS.replace("{ c.marked = 1 }", "{ c.marked = 1  reveal c }"), "leak.game")
+    state = _after_marking(game, 4, 0)
+    name = game.card_name(next(c for c in range(6) if state.v[state.prog.vars[0].base + c]))
+    assert state.observation(1)["vars"]["marked"] == {name: 1}
+
+
+def test_a_world_dealt_for_a_player_keeps_a_mark_with_its_place():
+    """The redealer moves a hidden card's marks with the place, not with the card: in every world
+    P2 imagines, the card at the place P1 marked carries the mark, and only that card."""
+    game = gamedsl.load_source(MARKS, "leak.game")
+    state = _after_marking(game, 4, 1)
+    base = state.prog.vars[0].base
+    hand = game.zone_instance("hand", 0)
+    place = next(i for i, c in enumerate(state.z[hand]) if state.v[base + c])
+    dealer = knowledge.Redealer(state, 1)
+    seen = set()
+    for seed in range(40):
+        world = dealer.deal(random.Random(seed))
+        marked = [c for c in range(6) if world.v[base + c]]
+        assert marked == [world.z[hand][place]]
+        seen.add(marked[0])
+    assert len(seen) > 1  # the worlds do put other cards there
+
+
+def test_a_move_shows_what_the_zones_showed_when_it_was_made():
+    """Law's 9♣: P1, on turn, takes 5♣ and then 7♠ from the face-down discard pile (only the
+    player on turn looks at its top). P2 is on turn afterwards and may look at the top now, but
+    was not then: the takes stay hidden from P2 and P3. The 9♦ P1 discards is revealed to
+    everyone as it lands, so everyone reads it."""
+    import yaml
+    from pathlib import Path
+
+    from gamedsl.tools.scenario import Runner
+
+    root = Path(__file__).resolve().parent.parent
+    law = gamedsl.load_game(root / "games" / "law.game")
+    path = root / "tests" / "scenarios" / "law" / "9c_a_replenished_top_is_not_revealed.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    doc["moves"] = [{"P1": "take 5♣"}, {"P1": "take 7♠"}, {"P1": "take from the draw pile"}, {"P1": "discard 9♦"}]
+    doc.pop("expect", None)
+    runner = Runner(law, str(path.parent / "_takes.yaml"))
+    runner.run(yaml.compose(yaml.safe_dump(doc, allow_unicode=True)))
+    state = runner.state
+    assert state.observation(1)["to_move"] == "P2"
+    for p in (1, 2):
+        assert state.observation(p)["moves"] == [
+            "P1: take a card", "P1: take a card", "P1: take from the draw pile", "P1: discard 9♦"]
+
+
+def test_a_spectator_sees_the_marks_of_the_cards_every_seat_sees():
+    """The web table's spectator view: a mark on a card in P1's hand is P1's to see, not the
+    spectator's; a mark on a card face up on the table is everyone's."""
+    from gamedsl.tools.serve.views import public_view
+
+    game = gamedsl.load_source(MARKS.replace("zone hand per player: owner", "zone hand per player: owner\nzone table: public")
+                               .replace("{ c.marked = 1 }", "{ c.marked = 1  if count(table) == 0 { move c to table } }"),
+                               "leak.game")
+    state = _after_marking(game, 4, 0)  # P1's mark: the card goes to the table
+    table_card = game.card_name(state.zone_cards("table")[0])
+    assert public_view(state)["vars"]["marked"] == {table_card: 1}
+    state.apply_action(state.legal_actions()[0])  # P2's mark stays in P2's hand
+    assert state.observation(1)["vars"]["marked"].keys() == {table_card, game.card_name(
+        next(c for c in state.zone_cards("hand", 1) if state.v[state.prog.vars[0].base + c]))}
+    assert public_view(state)["vars"]["marked"] == {table_card: 1}

@@ -106,6 +106,80 @@ round { shuffle deck  while true { turn seat(1) { choose take, skip } } }
     assert caught > 0
 
 
+SECRETS = """game "Secrets"
+players 2
+attribute rank: 1, 2, 3, 4, 5, 6, 7, 8, 9
+cards rank
+zone deck: hidden, stack
+zone hand per player: owner
+var marked per card = 0
+var score per player = 0
+action mark "mark" (c in me.hand) { c.marked = 1  say "marked" }
+setup { shuffle deck  deal 3 from deck to hand }
+round { turn seat(1) { choose mark }  turn seat(2) { choose mark } }
+end game when true
+"""
+
+
+def _first_hand_card(state, seat: int) -> str:
+    return state.game.card_name(state.z[state.game.zone_instance("hand", seat)][0])
+
+
+# Each kind of leak a view could have, injected into every observation: what P1 holds or did,
+# written where P2 would read it.
+LEAKS = {
+    "per-card variable": lambda state, obs: obs["vars"]["marked"].update(
+        {state.game.card_name(c): 1 for c in range(len(state.loc)) if state.v[state.prog.vars[0].base + c]}),
+    "per-player variable": lambda state, obs: obs["vars"]["score"].update(P1=_first_hand_card(state, 0)),
+    "say line": lambda state, obs: obs["log"].append(f"P1: I hold {_first_hand_card(state, 0)}"),
+}
+WHERE = {"per-card variable": "secrets.game:7:5: error: P2's view depends on cards they cannot see: vars.marked.",
+         "per-player variable": "secrets.game:8:5: error: P2's view depends on cards they cannot see: vars.score.P1 is",
+         "say line": "P2's view depends on cards they cannot see: log.1 is 'P1: I hold "}
+
+
+@pytest.mark.parametrize("kind", list(LEAKS))
+def test_check_no_leak_finds_each_kind_of_leak_and_says_where(kind, monkeypatch):
+    """A view that carries what P1 holds (a per-card or per-player variable, a line the rules said,
+    the text of P1's move) is caught; a declared name's leak is located at its declaration."""
+    game = gamedsl.load_source(SECRETS, "secrets.game")
+    state = game.new_state(players=2, seed=3)
+    state.apply_action(state.legal_actions()[0])
+    for seed in range(10):  # the view as written leaks nothing
+        verify.check_no_leak(state, random.Random(seed))
+    observe = type(game).observe
+
+    def leaky(self, st, player):
+        obs = observe(self, st, player)
+        if player == 1:
+            LEAKS[kind](st, obs)
+        return obs
+    monkeypatch.setattr(type(game), "observe", leaky)
+    with pytest.raises(InvariantViolation) as info:
+        for seed in range(10):
+            verify.check_no_leak(state, random.Random(seed))
+    assert WHERE[kind] in str(info.value)
+    assert info.value.is_located == kind.endswith("variable")
+
+
+def test_verify_finds_a_move_text_that_names_a_card_never_seen(monkeypatch):
+    """P1's mark shown to P2 as 'P1: mark 4' though P2 never saw the 4: verify's play finds it
+    (the worlds of check_no_leak keep the past, so it is checked as each move is made)."""
+    game = gamedsl.load_source(SECRETS, "secrets.game")
+    verify.play(verify.Playout(game, 2, 3), lambda n: 0, 10)
+    observe = type(game).observe
+
+    def leaky(self, st, player):
+        obs = observe(self, st, player)
+        obs["moves"] = [f"{self.player_name(st.card_moves[k][0])}: {st.action_to_string(a)}"
+                        for k, a in enumerate(st.history)]
+        return obs
+    monkeypatch.setattr(type(game), "observe", leaky)
+    with pytest.raises(InvariantViolation, match=r"P2 is told the move 'P1: mark \d' although they saw \d "
+                                                 "neither before nor after it"):
+        verify.play(verify.Playout(game, 2, 3), lambda n: 0, 10)
+
+
 def test_hidden_slots_are_exactly_what_a_player_cannot_see():
     state = LAUS.new_state(players=3, seed=2)
     slots = knowledge.hidden_slots(state, 0)

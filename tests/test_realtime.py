@@ -137,6 +137,31 @@ def test_the_fastest_answer_counts_and_a_late_one_is_void(game):
     assert state.observation(0)["moves"] == ["P1: last! (0.90 s, too late)", "P3: catch P1 (0.40 s)"]
 
 
+def test_a_slower_answer_still_runs_after_a_faster_one_ends_the_turn(game):
+    # P1 holds one card, unsaid; P2 holds the twin of the top card. P2 snaps first (ending P1's
+    # turn); P3's slower catch of P1 is still legal afterwards, so it runs (P1 draws 2).
+    state = rigged(game, 3, ["2 blue", "1 red 3 red", "4 red 4 blue"], "1 red")
+    answers = {0: ("no reaction", 0.1), 1: ("snap 1 red", 0.4), 2: ("catch P1", 0.9)}
+    for _ in range(3):  # one window: the three players answer
+        text, time = answers[state.current_player()]
+        move(state, text, time=time)
+    assert state.var("snaps") == 1 and len(state.zone_cards("hand", 0)) == 3
+    assert state.observation(0)["moves"][-2:] == ["P2: snap 1 red (0.40 s)", "P3: catch P1 (0.90 s)"]
+
+
+def test_answers_after_one_that_ends_the_game_are_too_late_and_name_no_hidden_card():
+    game = gamedsl.load_source(GAME.replace("{ draw(p, 2) }", "{ draw(p, 2)  end game }"), "snap.game")
+    # P2's catch of P1 ends the game before P3's slower snap can run.
+    state = rigged(game, 3, ["2 blue", "2 red 3 red", "1 red 4 blue"], "1 red")
+    answers = {0: ("no reaction", 0.1), 1: ("catch P1", 0.4), 2: ("snap 1 red", 0.9)}
+    while not state.is_terminal():
+        text, time = answers[state.current_player()]
+        move(state, text, time=time)
+    assert state.var("snaps") == 0 and len(state.zone_cards("hand", 0)) == 3
+    assert state.observation(2)["moves"][-1] == "P3: snap 1 red (0.90 s, too late)"
+    assert "P3: snap a card (0.90 s, too late)" in state.observation(0)["moves"]  # never played: still hidden
+
+
 def test_answers_in_an_open_window_are_hidden_from_the_others(game):
     state = rigged(game, 3, ["2 blue", "2 red 3 red", "4 red 4 blue"], "1 red")
     assert state.current_player() == 0

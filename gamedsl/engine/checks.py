@@ -24,10 +24,11 @@ class Checks:
                 ok = fn(self, None)
             except (GameRuntimeError, TypeError, IndexError, ValueError, KeyError) as exc:
                 raise InvariantViolation(f"{self.prog.filename}:{span.line}:{span.column}: invariant "
-                                         f"'{name}' cannot be evaluated: {exc}") from None
+                                         f"'{name}' cannot be evaluated: {exc}", located=True) from None
             if not ok:
                 raise InvariantViolation(f"{self.prog.filename}:{span.line}:{span.column}: invariant "
-                                         f"'{name}' does not hold (move {self.moves}, round {self.round})")
+                                         f"'{name}' does not hold (move {self.moves}, round {self.round})",
+                                         located=True)
 
     def count_step(self, weight: int = 1, in_code: bool = False, trigger=None, round_over: bool = False):
         """Count the work done since the last decision: rules that never ask for a move are stopped,

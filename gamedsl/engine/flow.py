@@ -179,6 +179,8 @@ class Flow:
             if k >= 0:  # a copy made without its past (a bot's trial) does not keep this record
                 moves, dst = self.card_moves, self.loc[card]
                 moves[k] = moves[k][:3] + (dst, self.z[dst][-1] == card)
+                if self.game.changing is not None or card in self.known:
+                    self.saw_landing(index, card)
         return None
 
     def fire(self, kind: str) -> bool:
@@ -209,29 +211,45 @@ class Flow:
         return True
 
     def end_turn(self):
-        """`end turn` from a frame above the turn's (a move that ends the turn it interrupted)."""
+        """`end turn` from a frame above the turn's (a move that ends the turn it interrupted).
+
+        A window's answers still to run when a faster one ended the turn are not lost: they run
+        next, each if still legal, before the turn's end (the decision the window deferred goes)."""
         stack = self.stack
+        left: list = []
         while stack:
             f = stack[-1]
             if f[2]:  # inside a turn: go on at the block that ends it
                 f[0] = f[2][-1]
+                self._answers_left(left)
                 return None
             stack.pop()
-            if f[3] in _UNWIND:
-                f[3](self, f)
+            self._unwound(f, left)
         raise GameRuntimeError("'end turn' outside a turn")
 
     def end_round(self):
-        """`end round` from a frame above the round's."""
+        """`end round` from a frame above the round's (a window's answers still to run: as end_turn)."""
         stack = self.stack
+        left: list = []
         while stack:
             f = stack.pop()
             if f[3] is round_exit:
                 round_exit(self, f)
+                self._answers_left(left)
                 return None
-            if f[3] in _UNWIND:
-                f[3](self, f)
+            self._unwound(f, left)
         raise GameRuntimeError("'end round' outside a round")
+
+    def _unwound(self, f, left: list):
+        """A frame left early: its exit runs if it must; a window's answers still to run are kept."""
+        if f[3] in _UNWIND:
+            f[3](self, f)
+        elif f[0] is resolve_window:
+            left[:0] = f[1][0]  # a window further down was answered earlier: its answers come first
+
+    def _answers_left(self, left: list):
+        if left:
+            self.stack.append([resolve_window, [left, None, True], [], None, None])
 
     def end_of_round(self, fr):
         """The round block finished: check the end of the game, else start the next round."""
@@ -246,7 +264,10 @@ class Flow:
         self.fire("round start")
 
     def end_game(self):
-        """Stop the flow and decide the outcome."""
+        """Stop the flow and decide the outcome (a window's answers still to run come too late)."""
         self.pending = None
+        for f in self.stack:
+            if f[0] is resolve_window:
+                self.late.update(a[4] for a in f[1][0] if self.game.decoded[a[3]][0] is not self.prog.no_reaction)
         outcome = self.prog.outcome
         self.stack[:] = [[outcome.entry, [None] * outcome.nlocals, [], finish_exit, None]]

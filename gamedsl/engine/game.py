@@ -44,6 +44,10 @@ class Game(View):
         for z in prog.zones:
             for k in range(MAX_SEATS if z.per_player else 1):
                 self._instance_names[z.base + k] = (z, k if z.per_player else None)
+        # per zone instance: whether its visibility changes with the rules (then what a move showed
+        # there is noted at the time); None in a game where none does
+        self.changing = tuple(bool(self._instance_names[k][0].changes) for k in range(prog.zone_count)) \
+            if any(z.changes for z in prog.zones) else None
         # per player count: the zone instances a game of that many players uses (a per-player zone
         # has an instance for every possible seat; those past the last player stay empty for ever)
         self.live_zones = {n: tuple(k for k, (z, seat) in self._instance_names.items() if seat is None or seat < n)

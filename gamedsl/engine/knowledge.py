@@ -68,7 +68,7 @@ class Redealer:
     A world depends only on what the player knows and on the `rng` that deals it, never on how
     the hidden things really lie: each group of hidden cards is dealt from a fixed order (sorted
     card numbers), what others were shown stays with its place (not with the card that really lay
-    there), the answers others gave in an open reaction window or race are taken back (they
+    there; so do the values of per-card variables), the answers others gave in an open reaction window or race are taken back (they
     are asked again in the world, after the player's own), and without the past the moments
     others let pass are forgotten."""
 
@@ -85,6 +85,11 @@ class Redealer:
         # what the others were shown, per hidden place (it is theirs to know, and the player knows of it)
         self.shown = [[known.get(state.z[inst][i], 0) for inst, i in group] for group in self.groups] \
             if known else None
+        # per-card variables: a mark on a hidden card stays with its place, like what others were shown
+        bases = [var.base for var in state.prog.vars if var.per_card]
+        self.marks = [[[state.v[b + state.z[inst][i]] for inst, i in group] for b in bases]
+                      for group in self.groups] if bases else None
+        self.mark_bases = bases
         self.want = decision(state)
         self.answers = _others_answers(state, player)
         self.passes = sum(state.passes) > state.passes[player]  # the others let moments pass
@@ -115,6 +120,11 @@ class Redealer:
                     for c, mask in zip(cards, self.shown[k]):
                         if mask:
                             known[c] = mask
+                if self.marks is not None:
+                    v = other.v
+                    for b, values in zip(self.mark_bases, self.marks[k]):
+                        for c, value in zip(cards, values):
+                            v[b + c] = value
             taken = _take_back_answers(other, self.player) if self.answers else 0
             if not past:
                 _forget_passes(other, self.player, taken)

@@ -45,7 +45,7 @@ class State(Flow, Decisions, Cards, Checks):
                  "pending", "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
                  "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "steps", "skips",
                  "checking", "move_limit", "known", "out", "alive", "window", "times", "window_start", "late",
-                 "last_actor", "hbase", "passes", "ver", "pcache", "pver", "watched", "arrivals")
+                 "last_actor", "hbase", "passes", "ver", "pcache", "pver", "watched", "arrivals", "saw")
 
     @_rules_run
     def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=(),
@@ -93,6 +93,9 @@ class State(Flow, Decisions, Cards, Checks):
         self.window_start = -1  # the move index where the open window's answers begin
         self.times: dict[int, float] = {}  # move index -> reaction time (seconds), for window answers
         self.late: set[int] = set()  # window answers that came too late to apply
+        # In a game whose zones change visibility with the rules: move index -> (who saw the move's
+        # card where it came from, who saw it where it went), bit masks taken at the time
+        self.saw: dict[int, tuple] = {}
         self.passes = [0] * players  # per player: moments let pass in reaction windows (seen by nobody else)
         self.last_actor = -1  # who made the move that ran last (answers first in the next reaction window)
         # Parameters and patterns are read over and over; their answers hold until what they read
@@ -180,11 +183,16 @@ class State(Flow, Decisions, Cards, Checks):
                     # move adds exactly one), where its card went noted once its rules are done.
                     card, z = (arg if act.param_type == "card" else None), self.z
                     src, on_top = (self.loc[card], z[self.loc[card]][-1] == card) if card is not None else (-1, False)
+                    changing = self.game.changing
+                    if changing is not None and card is not None and changing[src]:
+                        self.saw[self.moves - 1] = (self.game.seen_by(self, src, on_top), None)
                     if act.run is not None:  # rules that never wait run now
                         act.run(self, env)
                         self.me = prev
                         dst = self.loc[card] if card is not None else -1
                         self.card_moves.append((player, src, on_top, dst, card is not None and z[dst][-1] == card))
+                        if card is not None and (changing is not None or card in self.known):
+                            self.saw_landing(self.moves - 1, card)
                     else:  # rules that may wait: a frame, ended by done_move
                         self.card_moves.append((player, src, on_top, src, False))
                         self.stack.append([act.entry, env, [], action_exit, (prev, self.moves - 1, card)])
@@ -216,6 +224,8 @@ class State(Flow, Decisions, Cards, Checks):
             card = arg
             src = self.loc[card]
             entry = (player, src, self.z[src][-1] == card, src, False)
+            if self.game.changing is not None and self.game.changing[src]:
+                self.saw[index] = (self.game.seen_by(self, src, entry[2]), None)
         else:
             card, entry = None, (player, -1, False, -1, False)
         k, moves = index - self.hbase, self.card_moves
@@ -242,6 +252,24 @@ class State(Flow, Decisions, Cards, Checks):
         player, src, src_top, _, _ = self.card_moves[k]
         dst = self.loc[card]
         self.card_moves[k] = (player, src, src_top, dst, self.z[dst][-1] == card)
+        if self.game.changing is not None or card in self.known:
+            self.saw_landing(index, card)
+
+    def saw_landing(self, index: int, card: int):
+        """Who saw a move's card where it went, now that its rules are done, or was shown it there:
+        noted where reading it later could differ (a zone's visibility changed by the rules, a
+        card shown only until it moves)."""
+        k = index - self.hbase
+        if k < 0:
+            return
+        _, src, src_top, dst, dst_top = self.card_moves[k]
+        saw = self.saw.get(index)
+        known = self.known.get(card, 0)
+        changing = self.game.changing
+        if saw is None and not known and (changing is None or not changing[dst]):
+            return  # where it came from and where it went show as they always do: read them later
+        first = saw[0] if saw is not None else self.game.seen_by(self, src, src_top)
+        self.saw[index] = (first, self.game.seen_by(self, dst, dst_top) | known)
 
     def action_to_string(self, action: int) -> str:
         return self.game.action_to_string(action)
@@ -293,9 +321,11 @@ class State(Flow, Decisions, Cards, Checks):
         if past:
             other.history, other.card_moves, other.hbase = self.history[:], self.card_moves[:], self.hbase
             other.log, other.times, other.late = self.log[:], dict(self.times), set(self.late)
+            other.saw = dict(self.saw) if self.saw else {}
         else:
             other.history, other.card_moves, other.hbase = [], [], self.moves
             other.log, other.times, other.late = self.log[-8:], {}, set()
+            other.saw = {}
         other.moves, other.round = self.moves, self.round
         other.results, other.places = self.results[:], self.places[:]
         other.terminal, other.limit_hit = self.terminal, self.limit_hit

@@ -35,10 +35,11 @@ class View:
                 seats = [player] if var.visibility == "owner" else range(state.np)
                 variables[var.name] = {self.player_name(k): self._value(var.type, state.v[var.base + k])
                                        for k in seats}
-            elif var.per_card:  # only the cards whose value is not the starting one
+            elif var.per_card:  # the cards whose value is not the starting one, of those the player sees
                 start = var.init(state)
                 variables[var.name] = {self.card_name(c): self._value(var.type, state.v[var.base + c])
-                                       for c in range(len(state.loc)) if state.v[var.base + c] != start}
+                                       for c in range(len(state.loc))
+                                       if state.v[var.base + c] != start and state.sees_card(player, c)}
             else:
                 variables[var.name] = self._value(var.type, state.v[var.base])
         to_move = state.current_player()
@@ -82,6 +83,16 @@ class View:
         vis = self.visibility(state, instance, observer) if z.changes else z.visibility
         return vis == "public" or (vis == "top" and on_top) or (vis == "owner" and owner == observer)
 
+    def seen_by(self, state: State, instance: int, on_top: bool) -> int:
+        """The players who see a card in a zone instance now, as a bit mask."""
+        z, owner = self._instance_names[instance]
+        if owner is not None or not z.changes:  # one visibility for every viewer (a zone's owner decides)
+            vis = self.visibility(state, instance, 0) if z.changes else z.visibility
+            if vis == "public" or (vis == "top" and on_top):
+                return (1 << state.np) - 1
+            return 1 << owner if vis == "owner" and owner is not None else 0
+        return sum(1 << p for p in range(state.np) if self.sees(state, instance, p, on_top))
+
     def move_text(self, state: State, index: int, observer: int) -> str:
         """Move number `index` as one player saw it: a card nobody showed them stays hidden."""
         action = state.history[index - state.hbase]
@@ -92,11 +103,18 @@ class View:
                     card = fr[4][2]
                     dst = state.loc[card]
                     dst_top = state.z[dst][-1] == card
-        if src < 0 or player == observer or self.sees(state, src, observer, src_top) \
-                or self.sees(state, dst, observer, dst_top):
+        act, card = self.decoded[action]
+        saw = state.saw.get(index)
+        if saw is None:  # the zones show as they always do: read now
+            seen = src >= 0 and (self.sees(state, src, observer, src_top) or self.sees(state, dst, observer, dst_top))
+        else:  # as they showed at the time
+            seen = saw[0] >> observer & 1 or (self.sees(state, dst, observer, dst_top) if saw[1] is None
+                                              else saw[1] >> observer & 1)
+        if player == observer or seen or (src < 0 and (act.param_type != T.CARD or state.sees_card(observer, card))):
+            # (src < 0: the move has not moved its card, an answer waiting or too late: it is where it was)
             text = self._strings[action]
         else:
-            text = f"{self.decoded[action][0].label} a card"
+            text = f"{act.label} a card"
         if index in state.times:  # an answer in a reaction window or a race: how fast it was
             text += f" ({state.times[index]:.2f} s{', too late' if index in state.late else ''})"
         return text

@@ -305,6 +305,8 @@ def cmd_verify(args) -> int:
         out.write_text(verify.failure_scenario(args.file, run, error), encoding="utf-8")
         if isinstance(error, GameRuntimeError) and error.is_located:  # where in the game file comes first
             print(error.within(f"in a {n}-player game"), file=sys.stderr)
+        elif getattr(error, "is_located", False):
+            print(f"{error}\n  in a {n}-player game", file=sys.stderr)
         else:
             print(f"{args.file}, {n} players: {error}", file=sys.stderr)
         moves = f"{len(run.texts)} move{'' if len(run.texts) == 1 else 's'}"

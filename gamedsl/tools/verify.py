@@ -11,8 +11,9 @@ from collections import Counter
 
 import attrs
 
-from ..errors import GamedslError, IllegalAction, InvariantViolation
+from ..errors import Diagnostic, GamedslError, IllegalAction, InvariantViolation, format_diagnostic
 from ..engine.knowledge import redeal
+from ..language import types as T
 
 
 @attrs.define
@@ -96,15 +97,22 @@ def check_clone(state):
 
 
 def check_no_leak(state, rng: random.Random):
-    """Re-dealing what a player cannot see changes neither their view nor their legal moves."""
+    """Re-dealing what a player cannot see changes neither their view nor their legal moves.
+
+    The view is all of it: zones, variables (per player and per card), what the rules said, the
+    moves as the player saw them. A difference is reported with where it is in the view and,
+    for a zone or variable, where the file declares it."""
     for player in range(state.np):
         other = redeal(state, player, rng)
         if other is None:  # no other deal fits what the game has shown: nothing to compare
             continue
-        if other.observation(player) != state.observation(player):
-            diff = _first_difference(state.observation(player), other.observation(player))
-            raise InvariantViolation(f"{state.game.player_name(player)}'s view depends on cards they "
-                                     f"cannot see: {diff}")
+        mine, theirs = state.observation(player), other.observation(player)
+        if mine != theirs:
+            path, a, b = _first_difference(mine, theirs)
+            who = state.game.player_name(player)
+            message = (f"{who}'s view depends on cards they cannot see: {'.'.join(map(str, path))} "
+                       f"is {_shown(a)} in this game and {_shown(b)} in another deal of what {who} cannot see")
+            raise _leak(state.prog, path, message)
         if state.current_player() == player:
             if sorted(map(state.action_to_string, other.legal_actions())) != \
                     sorted(map(state.action_to_string, state.legal_actions())):
@@ -112,12 +120,74 @@ def check_no_leak(state, rng: random.Random):
                                          "they cannot see")
 
 
-def _first_difference(a, b, path="") -> str:
+_ABSENT = object()
+
+
+def _first_difference(a, b, path=()) -> tuple[tuple, object, object]:
+    """Where two views first differ: the path of keys and indices to it, and the two values there."""
     if isinstance(a, dict) and isinstance(b, dict):
         for key in sorted(set(a) | set(b), key=str):
-            if a.get(key) != b.get(key):
-                return _first_difference(a.get(key), b.get(key), f"{path}.{key}" if path else str(key))
-    return f"{path}: {a!r} / {b!r}"
+            if a.get(key, _ABSENT) != b.get(key, _ABSENT):
+                return _first_difference(a.get(key, _ABSENT), b.get(key, _ABSENT), path + (key,))
+    if isinstance(a, list) and isinstance(b, list):
+        for k in range(max(len(a), len(b))):
+            x = a[k] if k < len(a) else _ABSENT
+            y = b[k] if k < len(b) else _ABSENT
+            if x != y:
+                return _first_difference(x, y, path + (k,))
+    return path, a, b
+
+
+def _shown(value) -> str:
+    return "absent" if value is _ABSENT else repr(value)
+
+
+def _leak(prog, path: tuple, message: str) -> InvariantViolation:
+    """The error, located at the declaration of the zone or variable the path goes through, if any."""
+    if len(path) >= 2 and path[0] in ("zones", "vars"):
+        for decl in prog.zones if path[0] == "zones" else prog.vars:
+            if decl.name == path[1] and decl.span.line:
+                located = format_diagnostic(prog.filename, prog.text, Diagnostic(message, decl.span))
+                return InvariantViolation(located, located=True)
+    return InvariantViolation(message)
+
+
+def seen_cards(state) -> list[set[int]]:
+    """Per player: the cards their view shows now (in zones they see, or shown to them)."""
+    live = state.game.live_zones[state.np]
+    return [{c for inst in live for c in state.game.cards_seen(state, inst, p)} for p in range(state.np)]
+
+
+def before_move(state, action: int):
+    """What check_move_texts needs from just before a move that names a card (else None): who
+    moves, its full text, and per player the cards they see and how often their view names it."""
+    if state.game.decoded[action][0].param_type != T.CARD:
+        return None
+    mover = state.current_player()
+    full = f"{state.game.player_name(mover)}: {state.action_to_string(action)}"
+    return mover, full, seen_cards(state), [_times_named(state, p, full) for p in range(state.np)]
+
+
+def check_move_texts(state, action: int, before):
+    """A move just made names its card to another player only if they saw that card: just before
+    the move, where the move put it (the rules may have moved it on since), or now. In their
+    view's moves, its full text appears no more often than it did before."""
+    if before is None:
+        return
+    mover, full, seen, named = before
+    card = state.game.decoded[action][1]
+    after = seen_cards(state)
+    _, _, _, dst, dst_top = state.card_moves[state.moves - 1 - state.hbase]
+    for p in range(state.np):
+        if p != mover and card not in seen[p] and card not in after[p] \
+                and not (dst >= 0 and state.game.sees(state, dst, p, dst_top)) \
+                and _times_named(state, p, full) > named[p]:
+            raise InvariantViolation(f"{state.game.player_name(p)} is told the move '{full}' although they "
+                                     f"saw {state.game.card_name(card)} neither before nor after it")
+
+
+def _times_named(state, player: int, full: str) -> int:
+    return sum(1 for text in state.observation(player)["moves"] if text == full or text.startswith(full + " ("))
 
 
 def check_determinism(run: Playout, state):
@@ -154,7 +224,9 @@ def play(run: Playout, choose, max_moves: int, every: int = 7, rng: random.Rando
         action = legal[choose(len(legal))]
         run.moves.append(action)
         run.texts.append(state.action_to_string(action))
+        before = before_move(state, action)
         state.apply_action(action)
+        check_move_texts(state, action, before)
         step += 1
     check_determinism(run, state)
     if state.is_terminal():

@@ -27,7 +27,11 @@ def public_view(state) -> dict:
         else:
             zones[name] = _least([views[k]["zones"].get(name) for k in range(n)])
     variables = {}
+    per_card = {var.name for var in state.prog.vars if var.per_card}
     for name, v in base["vars"].items():
+        if name in per_card:  # the values of the cards every seat sees
+            variables[name] = {c: x for c, x in v.items() if all(c in views[k]["vars"][name] for k in range(1, n))}
+            continue
         if isinstance(v, dict) and len(v) == 1 and names[0] in v and n > 1 \
                 and set(views[1]["vars"].get(name, {})) != set(v):
             continue  # each seat sees only its own value
