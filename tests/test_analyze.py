@@ -11,7 +11,7 @@ import pytest
 
 import gamedsl
 from gamedsl.tools.analysis import command as C
-from gamedsl.tools.analysis.observe import _lead
+from gamedsl.tools.analysis import standing
 from gamedsl.tools.cli import main
 
 # Seat 1 always wins. The modifier, the action 'shout' and its 'say' can never fire (no hand holds
@@ -64,12 +64,59 @@ outcome { for each p in players { if any(c in p.hand if c.rank == 6) { win p } e
 '''
 
 
+# One lap: whoever lays the 6 wins. Playing the 6 when one can always wins: a card probe finds it.
+TRUMP = '''game "Trump"
+players 2
+attribute rank: 1, 2, 3, 4, 5, 6
+cards rank
+zone deck: hidden, stack
+zone hand per player: owner
+zone table per player: public
+action lay (c in me.hand) { move c to me.table }
+setup { shuffle deck  deal 3 from deck to hand }
+round { for each p in players { turn p { choose lay } } }
+end game when true
+heuristic if any(c in me.table if c.rank == 6) then 1 else 0
+outcome { for each p in players { if any(c in p.table if c.rank == 6) { win p } else { lose p } } }
+'''
+
+# A race of twelve rounds: each player turns a card and scores its rank. With `comeback`, the
+# player behind gains 2 at the start of each round: the last player at half-time wins more often.
+RACE = '''game "Race"
+players 2
+option comeback = false "the player behind gains 2 at the start of each round"
+attribute rank: 1, 2, 3, 4, 5, 6
+cards rank times 4
+zone deck: hidden, stack
+zone pile: public
+var pts per player = 0
+var laps = 0
+action turn_up "turn a card" { move top(deck) to pile  me.pts += number(top(pile).rank) }
+round {
+  gather all into deck
+  shuffle deck
+  if comeback {
+    for each p in players { if p.pts < max(q.pts for q in players) { p.pts += 2 } }
+  }
+  for each p in players { turn p { choose turn_up } }
+  laps += 1
+}
+end game when laps == 12
+outcome {
+  places p in players by p.pts descending
+  for each p in players { if p.pts == max(q.pts for q in players) { win p } else { lose p } }
+}
+'''
+
+
 @pytest.fixture(autouse=True)
 def _in_tmp(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     Path("rigged.game").write_text(RIGGED, encoding="utf-8")
     Path("keeper.game").write_text(KEEPER, encoding="utf-8")
+    Path("trump.game").write_text(TRUMP, encoding="utf-8")
+    Path("race.game").write_text(RACE, encoding="utf-8")
 
 
 def run_json(capsys, *argv) -> dict:
@@ -94,17 +141,23 @@ def test_a_game_rigged_for_seat_1_is_reported_unfair_with_its_p_value(capsys):
     assert (seat1["count"], seat1["n"], seat1["rate"]) == (40, 40, 1.0)
     assert seat1["ci"][0] == pytest.approx(0.9124, abs=1e-4)  # Wilson, 40 of 40
     assert seat1["p"] == pytest.approx(2.0 ** -39) and seat2["p"] == pytest.approx(2.0 ** -39)
+    assert seat1["significant"] and seat1["q"] == pytest.approx(2.0 ** -39 * 3 / 2)  # BH over 2 seats + first
     assert seat1["mean_place"] is None and f["seats_p"] < 1e-9  # the game gives no places, only results
-    assert f["findings"][0] == "seat 1 wins 100% (91%–100%), expected 50%: an advantage for seat 1, p < 0.001"
+    assert f["findings"][0]["text"] == ("seat 1 wins 100% (91%–100%) of games, expected 50%: an advantage for "
+                                        "seat 1 (p < 0.001, q < 0.001)")
     assert f["first_player"]["rate"] == 1.0  # seat 1 always decides first here
+    assert m["findings"][0]["significant"] and m["findings"][0]["topic"] == "fairness"
 
 
-def test_length_and_pace_count_moves_rounds_and_forced_decisions(capsys):
-    ln = rigged(capsys)["versions"][0]["metrics"]["length"]
-    assert ln["moves"] == {"mean": 4, "ci": [4, 4], "median": 4, "min": 4, "max": 4}
-    assert ln["turns_per_player"]["mean"] == 2 and ln["rounds"]["mean"] == 2
-    assert ln["forced_share"] == 0.5 and ln["mean_choices"] == 1.5 and ln["limit_hit"] == 0
-    assert ln["moves_list"] == [4] * 40
+def test_length_and_pace_count_moves_rounds_and_forced_decisions_per_game(capsys):
+    m = rigged(capsys)["versions"][0]["metrics"]
+    ln = m["length"]
+    assert (ln["moves"]["mean"], ln["moves"]["median"], ln["moves"]["min"], ln["moves"]["max"]) == (4, 4, 4, 4)
+    assert ln["moves"]["median_ci"] == [4, 4] and ln["moves_list"] == [4] * 40
+    assert ln["moves_per_player"]["mean"] == 2 and ln["rounds"]["mean"] == 2
+    assert ln["forced"]["mean"] == 0.5 and ln["choices"]["mean"] == 1.5 and ln["limit_hit"]["count"] == 0
+    assert m["pace"]["downtime"]["mean"] == 1  # two players take turns: one decision of the other in between
+    assert m["pace"]["eliminated"]["count"] == 0
 
 
 def test_coverage_lists_what_never_fired_with_its_line(capsys):
@@ -118,32 +171,68 @@ def test_coverage_lists_what_never_fired_with_its_line(capsys):
     assert 0.4 < shares[("trigger", 15)] < 0.95 and shares[("say", 15)] == shares[("trigger", 15)]
 
 
-def test_the_lead_counts_changes_when_the_winner_trailed_and_when_it_was_decided():
-    # after each move: the strict leader (-1: a tie) and who is strictly behind (a bit per player)
-    got = _lead([0, 0, 1, -1, 1, 0, 0], [2, 2, 1, 0, 1, 2, 2], [0])
-    assert got == {"changes": 2, "behind": True, "behind_share": 2 / 7, "decided_at": 5 / 7}
-    assert _lead([1, 1], [1, 1], [1])["decided_at"] == 0.0  # led from the first move on
-    assert _lead([1, 0], [1, 2], [1])["decided_at"] == 1.0  # only the end decided it
-    assert _lead([0, 1], [2, 1], [0, 1])["behind"] is None  # two winners: no single winner to follow
+def test_the_standing_is_what_the_outcome_would_say_now():
+    game = gamedsl.load_game("race.game")
+    state = game.new_state(players=2, seed=3)
+    for _ in range(6):  # three rounds
+        state.apply_action(state.legal_actions()[0])
+    results, scores, how = standing.standing(state)
+    pts = [state.var("pts", p) for p in range(2)]
+    assert how == "outcome" and scores == pts  # places by pts descending: the score as it is
+    assert results == ["win" if p == max(pts) else "lose" for p in pts]
+    assert not state.is_terminal() and state.results == [None, None]  # the real game is untouched
+    assert standing.leader_and_last(None, [5, 3, 3]) == (0, -1)  # two share the last place
+    assert standing.leader_and_last(["win", "lose", "lose"], None) == (0, -1)
+    assert standing.leader_and_last(["win", "win"], None) == (-1, -1)
 
 
-def test_the_tension_of_a_rigged_game_follows_its_heuristic(capsys):
-    t = rigged(capsys)["versions"][0]["metrics"]["tension"]
-    assert t["measured"] and t["games_with_one_winner"] == 40
-    # seat 1 wins whatever the points: it is behind on points whenever seat 2 laid more
-    assert 0 < t["winner_behind"]["rate"] < 1 and 0 <= t["decided_at"]["mean"] <= 1
+def test_tension_follows_the_games_own_score_and_finds_a_comeback_mechanic(capsys):
+    r = run_json(capsys, "race.game", "--games", "150", "--skill-games", "2", "--probes", "0", "--jobs", "1",
+                 "--compare-option", "comeback=true")
+    plain, comeback = (v["metrics"]["tension"] for v in r["versions"])
+    assert plain["measured"] and plain["read"] == "outcome" and plain["by"] == "round"
+    # the last player at half-time comes back far more often when the one behind gains 2 a round
+    last_plain, last_comeback = plain["stages"]["50%"]["last_wins"], comeback["stages"]["50%"]["last_wins"]
+    assert last_plain["rate"] < 0.25 < last_comeback["rate"] and last_plain["ci"][1] < last_comeback["ci"][0]
+    assert plain["stages"]["75%"]["leader_wins"]["rate"] > comeback["stages"]["75%"]["leader_wins"]["rate"]
+    assert plain["decided_at"] is not None and (comeback["decided_at"] or 1.0) > plain["decided_at"]
+    assert plain["drama"]["mean"] > 0 and plain["margin"]["median"] > 0
+    (c,) = r["comparisons"]
+    changes = next(row for row in c["rows"] if row["metric"] == "lead changes per round")
+    assert changes["p"] is not None and changes["base"] == pytest.approx(plain["lead_changes"]["mean"])
 
 
-def test_skill_and_card_impact_show_in_a_game_a_bot_can_win_by_keeping_a_card(capsys):
+def test_skill_shows_in_a_game_a_bot_can_win_by_keeping_a_card(capsys):
     m = run_json(capsys, "keeper.game", "--games", "100", "--skill-games", "160", "--seats", "random",
-                 "--jobs", "1")["versions"][0]["metrics"]
+                 "--probes", "30", "--jobs", "1")["versions"][0]["metrics"]
     (s,) = m["skill"]  # greedy against random
     assert (s["bot"], s["against"], s["n"]) == ("greedy", "random", 160)
     assert s["rate"] > s["fair"] and s["p"] < 0.01 and "skill matters" in s["finding"]
-    best, *others = m["cards"]["held"]  # the best first
+    best, *others = m["cards"]["correlation"]["held"]  # the highest first: a correlation, labelled so
     assert best["card"] == "6" and best["significant"]
     assert best["with"]["rate"] == 1.0 and best["without"]["rate"] == 0.0
-    assert all(row["diff"] < 0 for row in others)  # who keeps another card does not keep the 6
+    # the probe: laying the 6 when one could keep it never wins; keeping it wins when the random
+    # player at that seat keeps it once more
+    six = next(row for row in m["cards"]["probes"]["rows"] if row["card"] == "6")
+    assert six["probes"] == 30 and six["other"] == 0.0 and six["base"] > 0.25
+    assert six["diff"] < -0.25 and six["significant"] and six["ci"][1] < 0
+
+
+def test_a_card_that_wins_when_played_is_found_by_intervention(capsys):
+    m = run_json(capsys, "trump.game", "--games", "60", "--skill-games", "2", "--seats", "random",
+                 "--jobs", "1")["versions"][0]["metrics"]
+    rows = {row["card"]: row for row in m["cards"]["probes"]["rows"]}
+    assert rows["6"]["diff"] == 1.0 and rows["6"]["significant"] and rows["6"]["ci"][0] > 0.5
+    assert not any(row["significant"] for card, row in rows.items() if card != "6")
+    assert any(f["topic"] == "cards" and f["text"].startswith("6 wins games") for f in m["findings"])
+
+
+def test_not_significant_is_worded_as_cant_tell_yet_with_games_to_settle(capsys):
+    m = run_json(capsys, "race.game", "--games", "30", "--skill-games", "2", "--probes", "0",
+                 "--jobs", "1")["versions"][0]["metrics"]
+    fair = next(f for f in m["findings"] if f["topic"] == "fairness")
+    assert not fair["significant"] and fair["text"].startswith("can't tell yet whether any seat has an edge")
+    assert "games would settle a difference this size" in fair["text"] and "no " not in fair["text"].split(":")[0]
 
 
 # ---- versions
@@ -153,7 +242,7 @@ def test_two_identical_versions_show_no_significant_difference(capsys):
     r = rigged(capsys, "--compare", "copy.game")
     assert [v["label"] for v in r["versions"]] == ["rigged.game", "copy.game"]
     (c,) = r["comparisons"]
-    assert c["rows"] and not any(row["significant"] for row in c["rows"])
+    assert c["paired"] and c["rows"] and not any(row["significant"] for row in c["rows"])
     assert all(row["diff"] in (0, None) for row in c["rows"])
 
 
@@ -164,17 +253,51 @@ def test_a_sweep_plays_the_same_seeds_for_each_value_and_finds_the_change(capsys
     (c,) = r["comparisons"]
     moves = next(row for row in c["rows"] if row["metric"] == "moves per game")
     assert (moves["base"], moves["other"], moves["diff"], moves["significant"]) == (2, 4, 2, True)
+    assert moves["p"] == pytest.approx(2 ** -39, rel=0.5) or moves["p"] < 1e-6  # 40 games all one way
     forced = next(row for row in c["rows"] if row["metric"] == "decisions with one legal move")
     assert (forced["base"], forced["other"]) == (0.0, 0.5) and forced["significant"]
+    assert "moves per game: +2.00" in " ".join(c["findings"])
 
 
-def test_the_terminal_prints_the_headlines_and_the_comparison(capsys):
+def test_an_aa_test_flags_few_differences_between_halves_of_one_version(capsys):
+    """One version's games split in two at random, twenty times: the halves differ only by chance,
+    so the report may flag at most 5% of its rows, and at most one rule or card a split on average."""
+    from gamedsl.tools.analysis import aa
+    from gamedsl.tools.analysis.observe import Context, setup, watch_task
+    from gamedsl.tools.analysis.probes import plan, probe_task
+    from gamedsl.tools.workers import run_tasks
+
+    game = gamedsl.load_game("race.game")
+    tasks = C.tasks_of(2, 200, ["greedy", "greedy"], "greedy", 0, 0)[:200]
+    records = run_tasks(setup, (game.text, "race.game", 2, {"comeback": True}), watch_task, tasks, 2)
+    context = Context(game.text, "race.game", 2, {"comeback": True})
+    got = aa.split_runs(context, records, "greedy", None, repetitions=20)
+    assert got["rows_tested"] >= 20 * 8
+    assert got["row_rate"] <= 0.05 and got["rules_per_repetition"] <= 1
+    keeper = gamedsl.load_game("keeper.game")
+    tasks = C.tasks_of(2, 120, ["random", "random"], "greedy", 0, 0)[:120]
+    records = run_tasks(setup, (keeper.text, "keeper.game", 2, {}), watch_task, tasks, 2)
+    context = Context(keeper.text, "keeper.game", 2, {})
+    found = [x for x in run_tasks(setup, (keeper.text, "keeper.game", 2, {}), probe_task, plan(records, 60), 2) if x]
+    got = aa.split_runs(context, records, "greedy", found, repetitions=20)
+    assert got["row_rate"] <= 0.05 and got["cards_per_repetition"] <= 1 and got["rules_per_repetition"] <= 1
+
+
+def test_the_terminal_prints_the_findings_and_the_comparison(capsys):
     assert main(["analyze", "rigged.game", "--games", "20", "--seats", "random", "--bot", "random", "--jobs", "1",
                  "--compare-option", "laps=1"]) == 0
     out = capsys.readouterr().out
-    assert "fairness  seat 1 wins 100% (84%–100%), expected 50%: an advantage for seat 1, p < 0.001" in out
+    assert "fairness  seat 1 wins 100% (84%–100%) of games, expected 50%: an advantage for seat 1" in out
     assert "never: rigged.game:14:8: action shout" in out
-    assert "laps=1 against as given (the same seeds)" in out and "moves per game" in out
+    assert "laps=1 against as given (the same seeds, game by game)" in out and "moves per game" in out
+
+
+def test_seats_at_every_player_count(capsys):
+    r = rigged(capsys, "--players", "2-3", "--probes", "0")
+    assert list(r["by_players"]) == ["2", "3"]
+    three = r["by_players"]["3"]
+    assert [s["rate"] for s in three["per_seat"]] == [1.0, 0.0, 0.0] and three["expected"] == pytest.approx(1 / 3)
+    assert r["by_players"]["2"] == r["versions"][0]["metrics"]["fairness"]
 
 
 # ---- how the games are run
@@ -184,12 +307,12 @@ def test_progress_shows_games_rate_and_time_left_on_a_terminal_only(monkeypatch,
 
     screen = io.StringIO()
     monkeypatch.setattr(C, "stderr", lambda: Console(file=screen, force_terminal=True, width=120))
-    rigged(capsys, "--games", "6", "--skill-games", "2")
+    rigged(capsys, "--games", "6", "--skill-games", "2", "--probes", "0")
     shown = screen.getvalue()
     assert "analyze" in shown and "8/8" in shown and "games/s" in shown and "ETA" in shown
     screen.truncate(0)
     monkeypatch.setattr(C, "stderr", lambda: Console(file=screen, force_terminal=False, width=120))
-    rigged(capsys, "--games", "6", "--skill-games", "2")
+    rigged(capsys, "--games", "6", "--skill-games", "2", "--probes", "0")
     assert screen.getvalue() == ""
 
 
@@ -212,14 +335,27 @@ def test_a_ray_cluster_gives_the_same_report(capsys):
     assert on_ray == one
 
 
-def test_the_html_report_is_one_page_with_its_plots(capsys):
+def test_the_html_report_is_one_valid_page_with_its_plots(capsys):
+    import html5lib
+
     assert main(["analyze", "rigged.game", "--games", "20", "--seats", "random", "--bot", "random", "--jobs", "1",
                  "--sweep", "laps=1,2", "--out", "report.html"]) == 0
     assert "report written to report.html" in capsys.readouterr().out
     page = Path("report.html").read_text(encoding="utf-8")
-    assert page.startswith("<!DOCTYPE html>") and page.count("<svg") >= 4  # seats and lengths, per version
+    html5lib.HTMLParser(strict=True).parse(page)  # valid HTML: a parse error raises
+    assert page.startswith("<!DOCTYPE html>") and page.count("<svg") >= 6  # seats, lengths, the lead, per version
+    assert page.count("<div class=findings>") >= 3  # the comparison's, then each version's, first in its section
     assert "Versions side by side" in page and "seat 1 wins 100%" in page and "rigged.game:14:8" in page
+    assert "Win rate by seat, and of the first to decide" in page and "How often the leader" in page
+    assert "Correlation, not cause" in page and "1 cards" not in page
     assert "<script" not in page and "<link" not in page and "src=" not in page  # nothing to fetch: opens offline
+
+
+def test_a_time_budget_chooses_the_number_of_games(capsys):
+    r = run_json(capsys, "rigged.game", "--minutes", "0.02", "--seats", "random", "--bot", "random", "--jobs", "1")
+    assert 10 <= r["games"] < 1000 and r["skill_games"] >= 2
+    assert r["budget"].startswith("--minutes 0.02: about ") and "a win rate's interval is then about" in r["budget"]
+    assert "--minutes 0.02" in capsys.readouterr().err or True
 
 
 def test_the_python_api_matches_the_command(capsys):
@@ -240,6 +376,8 @@ def test_the_python_api_matches_the_command(capsys):
     (["--sweep", "laps=1,2", "--compare-option", "laps=1"], "give one of --sweep, --compare and --compare-option"),
     (["--ray", "nonsense"], "'nonsense' is not a Ray address: give HOST:PORT, ray://HOST:PORT or auto"),
     (["--ray", "127.0.0.1:1"], "cannot reach the Ray cluster at '127.0.0.1:1'"),
+    (["--players", "2-4"], "Rigged is for 2 to 3 players, not 4"),
+    (["--players", "2-3", "--seats", "random,greedy"], "--players with a range takes one bot for every seat"),
 ])
 def test_bad_arguments_exit_2_with_one_line_before_any_game(capsys, argv, message):
     assert main(["analyze", "rigged.game", "--games", "5", *argv]) == 2
@@ -250,3 +388,7 @@ def test_bad_arguments_exit_2_with_one_line_before_any_game(capsys, argv, messag
 def test_zero_games_is_a_usage_error(capsys):
     assert main(["analyze", "rigged.game", "--games", "0"]) == 2
     assert "expected a number from 1, not 0" in capsys.readouterr().err
+    assert main(["analyze", "rigged.game", "--minutes", "0"]) == 2
+    assert "expected a number of minutes above 0, not '0'" in capsys.readouterr().err
+    assert main(["analyze", "rigged.game", "--players", "3-2"]) == 2
+    assert "expected a number of players or a range such as 2-5, not '3-2'" in capsys.readouterr().err

@@ -858,3 +858,40 @@ round { turn seat(1) { choose play, wait }  move top(deck) to pile  deal 2 from 
     hand = state.zone_cards("hand", 0)
     follows = any(game.card_name(c)[-1] == pile_suit for c in hand)
     assert len(state.legal_actions()) == (3 if follows else 1)
+
+
+def test_a_rule_failing_inside_steps_names_the_calls_it_was_inlined_through():
+    game = load('''def draw_one() {
+  move top(pile) to table
+}
+def deal_round() { say "dealing"  draw_one() }
+round { deal_round() }
+''')
+    line = HEADER.count(chr(10)) + 1
+    with pytest.raises(GameRuntimeError) as info:
+        game.new_state(players=2)
+    assert str(info.value) == f"""t.game:{line + 1}:8: error: zone 'pile' is empty: it has no top card
+      move top(pile) to table
+           ^^^^^^^^^
+  hint: in steps 'draw_one' called at t.game:{line + 3}:35, in steps 'deal_round' called at t.game:{line + 4}:9
+  while the game is set up, before the first move"""
+
+
+def test_a_rule_failing_inside_steps_that_wait_names_the_call_it_ran_for():
+    source = '''action go { log += 1 }
+def ask_then_draw() {
+  choose go
+  move top(pile) to table
+}
+round { turn seat(1) { move top(deck) to pile  ask_then_draw() }  turn seat(2) { ask_then_draw() } }
+'''
+    game = load(source)
+    line = HEADER.count(chr(10)) + 1
+    second_call = source.splitlines()[5].rindex("ask_then_draw") + 1
+    state = game.new_state(players=2, seed=1)
+    state.apply_action(state.legal_actions()[0])  # the pile's one card goes to the table
+    with pytest.raises(GameRuntimeError) as info:
+        state.apply_action(state.legal_actions()[0])  # the second call: the pile is empty
+    text = str(info.value)
+    assert text.startswith(f"t.game:{line + 3}:8: error: zone 'pile' is empty: it has no top card")
+    assert f"hint: in steps 'ask_then_draw' called at t.game:{line + 5}:{second_call}\n" in text

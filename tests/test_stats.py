@@ -50,9 +50,9 @@ def test_paired_t_test():
     assert S.paired_test([1.0]) == {"diff": 1.0, "ci": None, "p": None, "significant": False}
 
 
-def test_mean_interval_is_the_normal_approximation():
+def test_mean_interval_is_students():
     mean, (lo, hi) = S.mean_ci([1, 2, 3, 4])
-    half = 1.959964 * 1.2909944 / 2  # z · s / sqrt(n)
+    half = 3.182446 * 1.2909944 / 2  # t(3 df) · s / sqrt(n)
     assert mean == 2.5 and (lo, hi) == pytest.approx((2.5 - half, 2.5 + half))
     assert S.mean_ci([3]) == (3, None) and S.mean_ci([]) == (None, None)
 
@@ -79,12 +79,68 @@ def test_binomial_test_is_exact():
     assert S.binomial_p(0, 0, 0.3) == 1.0
 
 
-def test_two_rates_and_two_means():
-    got = S.two_rates(50, 100, 60, 100)  # pooled 0.55: z = 0.1 / sqrt(0.2475 * 0.02) = 1.4213
-    assert got["diff"] == pytest.approx(0.1) and got["p"] == pytest.approx(0.15522, abs=1e-5)
-    assert not got["significant"] and S.two_rates(10, 100, 30, 100)["significant"]
-    assert S.two_rates(5, 5, 5, 5)["p"] == 1.0 and S.two_rates(1, 0, 1, 2)["diff"] is None
-    got = S.two_means([1, 2, 3, 4], [2, 3, 4, 5])  # t = 1 / sqrt(5/6) = 1.0954 with 6 df: p = 0.3153
-    assert got["diff"] == 1.0 and got["p"] == pytest.approx(0.31533, abs=1e-4)
-    assert S.two_means([1, 1, 1], [1, 1, 1])["p"] == 1.0 and S.two_means([1, 1], [2, 2])["significant"]
-    assert S.two_means([1], [2, 3])["p"] is None
+def test_paired_rates_use_mcnemars_exact_test_on_the_games_that_differ():
+    # 10 games: 6 changed from lose to win, 1 from win to lose, 3 alike: binom.test(6, 7) in R: p = 0.125
+    a = [0] * 6 + [1] + [1, 0, 0]
+    b = [1] * 6 + [0] + [1, 0, 0]
+    got = S.paired_rates(a, b)
+    assert got["diff"] == pytest.approx(0.5) and got["p"] == pytest.approx(0.125) and not got["significant"]
+    assert got["base"] == 0.2 and got["other"] == 0.7
+    lo, hi = got["ci"]
+    assert lo < 0.5 < hi and -1 <= lo and hi <= 1
+    assert S.paired_rates([1, 0] * 20, [1, 0] * 20)["p"] == 1.0  # nothing changed
+    assert S.paired_rates([0] * 12, [1] * 12)["p"] == pytest.approx(2 / 4096)  # 12 of 12 one way
+
+
+def test_two_rates_use_fishers_exact_test():
+    # R: fisher.test(matrix(c(3, 7, 9, 1), 2)) -> p = 0.01977 (the same table, rows as arms)
+    got = S.two_rates(3, 10, 9, 10)
+    assert got["diff"] == pytest.approx(0.6) and got["p"] == pytest.approx(0.019767, abs=1e-5)
+    assert got["ci"][0] > 0 and got["significant"]
+    # a small count: 4 of 20 against 0 of 20 is not significant (the z-test said p = 0.035):
+    # 2 * C(20,4) / C(40,4) = 2 * 4845 / 91390
+    assert S.two_rates(4, 20, 0, 20)["p"] == pytest.approx(2 * 4845 / 91390)
+    assert S.two_rates(1, 0, 1, 2)["diff"] is None
+
+
+def test_paired_values_rank_the_differences():
+    # 8 differences, no ties, one negative of rank 1: W- = 1, exact p = 2 * 2 / 2^8
+    a = [10, 12, 9, 14, 11, 13, 8, 15]
+    b = [x + d for x, d in zip(a, [2, 3, -1, 4, 5, 8, 6, 7])]
+    got = S.paired_values(a, b)
+    assert got["p"] == pytest.approx(4 / 256) and got["significant"] and got["median"] == 4.5
+    assert got["diff"] == pytest.approx(4.25) and got["ci"][0] < 4.25 < got["ci"][1]
+    # one enormous game moves a mean, not a rank test
+    heavy = S.paired_values([1] * 9 + [1], [1] * 9 + [1000])
+    assert heavy["diff"] == pytest.approx(99.9) and heavy["p"] > 0.3
+    assert S.paired_values([1, 2, 3], [1, 2, 3])["p"] == 1.0
+
+
+def test_two_values_rank_two_samples():
+    got = S.two_values([1, 2, 3, 4, 5], [6, 7, 8, 9, 10])  # R: wilcox.test -> W = 0, p = 0.007937
+    assert got["p"] == pytest.approx(0.0079365, abs=1e-6) and got["diff"] == 5
+    assert S.two_values([1, 1, 1], [1, 1, 1])["p"] == 1.0 and S.two_values([1], [2, 3])["p"] is None
+
+
+def test_benjamini_hochberg():
+    # p = 0.01, 0.02, 0.03, 0.5 -> q = 0.04, 0.04, 0.04, 0.5 (q_i = min over j >= i of p_j m / j)
+    rows = [{"p": 0.01}, {"p": 0.02}, {"p": 0.03}, {"p": 0.5}, {"p": None}]
+    S.fdr(rows)
+    assert [r["q"] for r in rows[:4]] == pytest.approx([0.04, 0.04, 0.04, 0.5])
+    assert [r["significant"] for r in rows] == [True, True, True, False, False] and rows[4]["q"] is None
+    # twenty tests at p = 0.04: every one alone is "significant", none survives the correction... but
+    # BH keeps them all when they all are (q = 0.04); one at 0.04 among nineteen nulls does not survive
+    mixed = [{"p": 0.04}] + [{"p": 0.5 + i / 100} for i in range(19)]
+    assert not S.fdr(mixed)[0]["significant"]
+
+
+def test_how_many_games_would_settle_an_effect():
+    # (1.96 + 0.84)^2 * 0.25 / 0.05^2 = 784: a 5-point gap in a rate near 50%
+    assert S.games_to_settle(0.05, 0.5) == 785
+    assert S.games_to_settle(0.0, 0.5) is None and S.games_to_settle(None, 1) is None
+
+
+def test_median_interval_is_a_bootstrap_that_holds_the_median():
+    median, (lo, hi) = S.median_ci(list(range(1, 102)))
+    assert median == 51 and lo < 51 < hi and 40 < lo and hi < 62
+    assert S.median_ci([4, 4, 4]) == (4.0, (4.0, 4.0)) and S.median_ci([]) == (None, None)

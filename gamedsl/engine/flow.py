@@ -130,17 +130,20 @@ def order_next(s, fr):
     return None
 
 
-def _order_frame(s):
-    for f in reversed(s.stack):
-        if f[0] is order_pick or f[0] is order_next:
-            return f
-    return None
+def _order_frame(s) -> int:
+    """The index of the innermost frame of steps the player orders, or -1."""
+    stack = s.stack
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i][0] is order_pick or stack[i][0] is order_next:
+            return i
+    return -1
 
 
 def step_legal(k: int, action_id: int):
     """The move 'this step next': legal while the step is not done and its condition holds."""
     def legal(s, out):
-        f = _order_frame(s)
+        i = _order_frame(s)
+        f = s.stack[i] if i >= 0 else None
         if f is not None and not f[1][0] >> k & 1:
             step = f[1][1][k]
             if step.cond is None or step.cond(s, [None] * step.nlocals):
@@ -151,9 +154,9 @@ def step_legal(k: int, action_id: int):
 def step_choice(k: int):
     """The body of the move 'this step next': tell the waiting steps which one comes now."""
     def run(s, e):
-        f = _order_frame(s)
-        if f is not None:
-            f[1][2] = k
+        i = _order_frame(s)
+        if i >= 0:
+            s.own(i)[1][2] = k
     return run
 
 
@@ -220,6 +223,7 @@ class Flow:
         while stack:
             f = stack[-1]
             if f[2]:  # inside a turn: go on at the block that ends it
+                f = self.own_top()
                 f[0] = f[2][-1]
                 self._answers_left(left)
                 return None
@@ -259,8 +263,7 @@ class Flow:
             return
         self.count_step(ROUND_STEPS, round_over=True)  # a thousand rounds without a move: the game is stuck
         self.round += 1
-        fr[0], fr[1], fr[2] = prog.round.entry, [None] * prog.round.nlocals, []
-        self.stack.append(fr)
+        self.stack.append([prog.round.entry, [None] * prog.round.nlocals, [], fr[3], fr[4]])  # (a copy may share fr)
         self.fire("round start")
 
     def end_game(self):

@@ -343,13 +343,14 @@ def _parse_option(name: str, value: str, default):
         raise GamedslError(f"option '{name}' is a number, not '{value}'") from None
 
 
-def load_source(text: str, filename: str = "<string>") -> Game:
-    """Parse, check and compile a game from its text; raises SourceError with every problem."""
-    prog, code = compile_source(text, filename)
+def load_source(text: str, filename: str = "<string>", coverage: bool = False) -> Game:
+    """Parse, check and compile a game from its text; raises SourceError with every problem.
+    `coverage`: a coverage build, which records the statements that run (language/codegen.py)."""
+    prog, code = compile_source(text, filename, coverage)
     return Game(prog, code)
 
 
-def load_game(path) -> Game:
+def load_game(path, coverage: bool = False) -> Game:
     """Load a .game file; raises SourceError (bad file) or GamedslError (unreadable file)."""
     path = Path(path)
     try:
@@ -358,7 +359,7 @@ def load_game(path) -> Game:
         raise SourceError(str(path), "", [Diagnostic(f"this file is not UTF-8 text ({exc.reason})", Span())]) from None
     except OSError as exc:
         raise GamedslError(f"{path}: cannot read: {exc.strerror}") from None
-    return load_source(text, str(path))
+    return load_source(text, str(path), coverage)
 
 
 def _binds(pattern, zone: int) -> tuple:

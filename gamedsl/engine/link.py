@@ -18,6 +18,8 @@ def link(prog, code=None):
     code = code if code is not None else compile_module(prog)
     ns = runtime.namespace()
     ns.update(prog.data)
+    if prog.coverage:  # the markers the code sets as its statements run; each link has its own
+        ns["_C"] = prog.ran = bytearray(len(prog.markers))
     exec(code, ns)  # noqa: S102 - our own generated code
     linecache.cache[filename] = (len(prog.module), None, prog.module.splitlines(True), filename)
     register(filename, prog)

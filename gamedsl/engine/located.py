@@ -1,8 +1,9 @@
 """Errors of a game's rules, located in its .game file from the traceback of the generated module.
 
 Each linked game's module is compiled under a file name of its own; every line of it knows the
-span it came from (language/codegen.py). When an exception passes through a game's module,
-`rule_failure` walks its traceback to the innermost line of that module.
+span it came from (language/codegen.py) and, inlined from steps, the calls it was inlined
+through (Program.via). When an exception passes through a game's module, `rule_failure` walks
+its traceback to the innermost line of that module.
 """
 from __future__ import annotations
 
@@ -24,13 +25,19 @@ def register(filename: str, prog) -> None:
 
 def span_of(tb):
     """The innermost line of a game's module in a traceback: (its Program, the line's span), or (None, None)."""
-    prog = span = None
+    prog, line = _innermost(tb)
+    return (prog, prog.spans[line - 1]) if prog is not None else (None, None)
+
+
+def _innermost(tb):
+    """The innermost line of a game's module in a traceback: (its Program, line number), or (None, 0)."""
+    prog, line = None, 0
     while tb is not None:
         found = _MODULES.get(tb.tb_frame.f_code.co_filename)
         if found is not None and 0 < tb.tb_lineno <= len(found.spans):
-            prog, span = found, found.spans[tb.tb_lineno - 1]
+            prog, line = found, tb.tb_lineno
         tb = tb.tb_next
-    return prog, span
+    return prog, line
 
 
 def innermost_line():
@@ -50,11 +57,21 @@ def rule_failure(exc: BaseException, when: str | None = None) -> GameRuntimeErro
     rule's code is on its way (then the fault is gamedsl's, not the game's)."""
     if isinstance(exc, GameRuntimeError) and exc.is_located:
         return exc
-    prog, span = span_of(exc.__traceback__)
+    prog, line = _innermost(exc.__traceback__)
     if prog is None:
         return exc if isinstance(exc, GameRuntimeError) else None
     err = exc if isinstance(exc, GameRuntimeError) else GameRuntimeError(*_rule_message(exc))
-    return err.located(prog.filename, prog.text, span, when)
+    calls = prog.via[line - 1] if line <= len(prog.via) else ()
+    if calls:  # the line is in steps: say which call of them it ran for
+        err.hint = "; ".join(filter(None, (err.hint, called_from(prog.filename, calls))))
+    return err.located(prog.filename, prog.text, prog.spans[line - 1], when)
+
+
+def called_from(filename: str, calls) -> str:
+    """Where inlined steps were called, innermost first: "in steps 'draw' called at law.game:123:5, in
+    steps 'refill' called at law.game:40:3"."""
+    return ", ".join(f"in steps '{name}' called at {filename}:{span.line}:{span.column}"
+                     for name, span in reversed(calls))
 
 
 def _rule_message(exc: BaseException) -> tuple[str, str | None]:

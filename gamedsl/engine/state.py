@@ -45,7 +45,8 @@ class State(Flow, Decisions, Cards, Checks):
                  "pending", "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
                  "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "steps", "skips",
                  "checking", "move_limit", "known", "out", "alive", "window", "times", "window_start", "late",
-                 "last_actor", "hbase", "passes", "ver", "pcache", "pver", "watched", "arrivals", "saw")
+                 "last_actor", "hbase", "passes", "ver", "pcache", "pver", "watched", "arrivals", "saw", "ranked_by",
+                 "shared")
 
     @_rules_run
     def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=(),
@@ -66,6 +67,7 @@ class State(Flow, Decisions, Cards, Checks):
         self.round = 0
         self.results = [None] * players
         self.places = [None] * players
+        self.ranked_by = None  # once `places` ran: (per player the key that placed them, whether higher is better)
         self.log: list[tuple[int, int, str, int]] = []  # what the rules said: (moves made, who, text, round)
         self.terminal = False
         self.limit_hit = False
@@ -83,6 +85,7 @@ class State(Flow, Decisions, Cards, Checks):
         self.fixed_random = list(fixed_random)
         self.fixed_shuffles = [None if order is None else list(order) for order in fixed_shuffles]
         self.stack: list = []
+        self.shared = 0  # the frames at the bottom of the stack that a copy shares: copied before a change
         self.known: dict[int, int] = {}  # card -> bit mask of the players shown it (until it moves)
         self.out = 0  # bit mask of the players eliminated
         self.alive = tuple(range(players))  # the players still in the game, in seat order
@@ -135,6 +138,8 @@ class State(Flow, Decisions, Cards, Checks):
         self.steps = self.skips = 0
         while stack:
             fr = stack[-1]
+            if len(stack) <= self.shared:  # shared with a copy of this state: it becomes our own first
+                fr = self.own_top()
             block = fr[0](self, fr)
             while block is not None:
                 block = block(self, fr)
@@ -292,6 +297,10 @@ class State(Flow, Decisions, Cards, Checks):
         """Places from 1, best first; players with equal keys share a place."""
         ranked = sorted(order, key=key, reverse=descending)
         keys = [key(p) for p in ranked]
+        by = [None] * self.np
+        for p, k in zip(ranked, keys):
+            by[p] = k
+        self.ranked_by = (by, descending)
         for i, p in enumerate(ranked):
             self.places[p] = 1 + sum(1 for k in keys[:i] if k != keys[i])
 
@@ -313,7 +322,10 @@ class State(Flow, Decisions, Cards, Checks):
         other.loc = self.loc[:]
         other.v = self.v[:]
         other.opt = self.opt
-        other.stack = [[fr[0], fr[1][:] if fr[1] is not None else None, fr[2][:], fr[3], fr[4]] for fr in self.stack]
+        # The frames are shared, each copied by the first of the two to change it (own_top): a copy
+        # costs the same however deep the stack of waiting rules has grown.
+        other.stack = self.stack[:]
+        other.shared = self.shared = len(self.stack)
         other.me, other.turn = self.me, self.turn
         other.rng, other.rng_owned = self.rng, False
         self.rng_owned = False
@@ -327,7 +339,7 @@ class State(Flow, Decisions, Cards, Checks):
             other.log, other.times, other.late = self.log[-8:], {}, set()
             other.saw = {}
         other.moves, other.round = self.moves, self.round
-        other.results, other.places = self.results[:], self.places[:]
+        other.results, other.places, other.ranked_by = self.results[:], self.places[:], self.ranked_by
         other.terminal, other.limit_hit = self.terminal, self.limit_hit
         other.fired = []
         other.move_hooks, other.steps, other.skips = "move" in self.prog.triggers, 0, 0
@@ -352,6 +364,19 @@ class State(Flow, Decisions, Cards, Checks):
             rng.setstate(self.rng.getstate())
             self.rng, self.rng_owned = rng, True
         return self.rng
+
+    def own(self, i: int) -> list:
+        """Frame `i` of the stack, to be changed: copied first if a copy of this state shares it."""
+        fr = self.stack[i]
+        if i < self.shared:
+            fr = self.stack[i] = [fr[0], fr[1][:] if fr[1] is not None else None, fr[2][:], fr[3], fr[4]]
+        return fr
+
+    def own_top(self) -> list:
+        """The top frame, to be changed (see own); the frames below it may still be shared."""
+        fr = self.own(len(self.stack) - 1)
+        self.shared = len(self.stack) - 1
+        return fr
 
     def reseed(self, seed: int):
         """A fresh random future: later shuffles and random picks drawn from this seed."""

@@ -7,18 +7,20 @@ from .program import Program
 
 __all__ = ["Program", "compile_source"]
 
-def compile_source(text: str, filename: str = "<string>") -> tuple[Program, object]:
+def compile_source(text: str, filename: str = "<string>", coverage: bool = False) -> tuple[Program, object]:
     """The Program of a game's text (not yet linked) and the code of its module: from the cache
     when this very text was compiled before, else compiled now (and cached). Raises SourceError
-    with every problem."""
-    name = cache.key(text, filename)
+    with every problem. `coverage`: a coverage build, whose run records each statement that ran
+    (Program.ran; for `gamedsl analyze`), cached apart from the normal one."""
+    name = cache.key(text, filename, coverage)
     found = cache.load(name)
     if found is not None:
         return found
     from .build import build  # the parser and the compiler, loaded only when a game is compiled
     from .codegen import compile_module
     from .compiler import compile_model
-    prog = compile_model(build(text, filename))
+    model = build(text, filename)
+    prog = compile_model(model, coverage=True) if coverage else compile_model(model)
     prog.module_name = f"<gamedsl {name[:12]} {filename}>"
     code = compile_module(prog)
     cache.store(name, prog, code)

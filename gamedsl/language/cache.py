@@ -1,9 +1,9 @@
 """A cache of compiled games on disk, so that loading a game already seen costs a few milliseconds.
 
 An entry is keyed by everything its compilation depends on: the game file's name and text, the
-gamedsl version and a fingerprint of gamedsl's own source and grammar. It holds the
-Program before it is linked (pickled) and the code of its generated module (marshalled), behind
-a digest of both: an entry that is stale, truncated or corrupt is ignored and written anew,
+build (normal or coverage), the gamedsl version and a fingerprint of gamedsl's own source and
+grammar. It holds the Program before it is linked (pickled) and the code of its generated
+module (marshalled), behind a digest of both: an entry that is stale, truncated or corrupt is ignored and written anew,
 never trusted. Only games that compiled without an error are stored.
 
 The cache lives in $GAMEDSL_CACHE if set (set it empty to turn the cache off), else in
@@ -52,9 +52,10 @@ def fingerprint() -> str:
     return _fingerprint
 
 
-def key(text: str, filename: str) -> str:
-    """The name of a game's entry: its text and file name, under this gamedsl."""
+def key(text: str, filename: str, coverage: bool = False) -> str:
+    """The name of a game's entry: its text and file name, normal or coverage build, under this gamedsl."""
     h = hashlib.sha256(fingerprint().encode())
+    h.update(b"coverage\0" if coverage else b"normal\0")
     h.update(filename.encode() + b"\0" + text.encode())
     return h.hexdigest()
 

@@ -7,6 +7,10 @@ and column. A sub-expression that can fail (the top card of a zone, a division, 
 variable...) is *marked*: put on a line of its own, with a comment naming its span, so the
 map knows it exactly. Marks cost nothing at run time: Python ignores line breaks and comments
 inside parentheses.
+
+A line inlined from `steps` also remembers the calls it was inlined through (`via`), so an error
+inside steps names the call it came from. A *coverage build* (Module(coverage=True)) adds a
+line `_C[k] = 1` before each statement: marker k, whose span is `markers[k]`, says it ran.
 """
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from ..errors import Diagnostic, SourceError, Span
 
 _MARK = re.compile(r"  #@(\d+)$")
 _MARKS = re.compile(r"  #@\d+")
+SAME = object()  # a part's loop: the loop of the part before it (see Module.add)
 
 
 def unmarked(code: str) -> str:
@@ -26,12 +31,16 @@ def unmarked(code: str) -> str:
 class Module:
     """The source of a game's generated module, function by function."""
 
-    def __init__(self):
+    def __init__(self, coverage: bool = False):
         self.lines: list[str] = []
         self.spans: list[Span] = []
         self.loops: list = []  # per line: the loop, round or trigger it runs inside ((span, kind) or None)
+        self.via: list = []  # per line: the steps calls it was inlined through, outermost first
         self.marks: list[Span] = []
         self.names: dict[str, int] = {}
+        self.coverage = coverage
+        self.markers: list[Span] = []  # coverage marker k -> the span of what it says ran
+        self._marker_of: dict[Span, int] = {}
 
     def fresh(self, prefix: str) -> str:
         """A new function name starting with `prefix`."""
@@ -47,19 +56,32 @@ class Module:
         first, nl, rest = code.partition("\n")
         return f"(\n{first}  #@{len(self.marks) - 1}{nl}{rest}\n)"
 
+    def marker(self, span: Span) -> int:
+        """The coverage marker of a statement (or trigger, or steps) of this span: one per span, so
+        every inlined copy of a statement sets the same one."""
+        k = self._marker_of.get(span)
+        if k is None:
+            k = self._marker_of[span] = len(self.markers)
+            self.markers.append(span)
+        return k
+
     def add(self, parts: list) -> None:
-        """Append source given as [(text, span)] or [(text, span, loop)]: a text may hold several
-        lines; a None span takes the one before it, and a line without a loop the one before it."""
+        """Append source given as [(text, span)], [(text, span, loop)] or [(text, span, loop, via)]: a
+        text may hold several lines; a None span takes the one before it, and a line without a loop
+        (or whose loop is SAME) the one before it; a line without `via` was not inlined from steps."""
         span, loop = Span(), None
         for part in parts:
             text, where = part[0], part[1]
             span = where if where is not None else span
-            loop = part[2] if len(part) > 2 else loop
+            if len(part) > 2 and part[2] is not SAME:
+                loop = part[2]
+            via = part[3] if len(part) > 3 else ()
             for line in text.split("\n"):
                 found = _MARK.search(line)
                 self.lines.append(line)
                 self.spans.append(self.marks[int(found.group(1))] if found else span)
                 self.loops.append(loop)
+                self.via.append(via)
 
     def function(self, name: str, args: str, body: list, span: Span) -> str:
         """Append `def name(args):` with the body [(text, span)] (texts indented already); returns the name."""

@@ -29,8 +29,8 @@ FLOWS = ("setup", "round", "outcome")
 class Compiler:
     """Runs the passes over one game model and assembles the Program."""
 
-    def __init__(self, gm: m.GameModel):
-        self.c = c = Context(gm)
+    def __init__(self, gm: m.GameModel, coverage: bool = False):
+        self.c = c = Context(gm, coverage)
         self.x = ExpressionCompiler(c)
         self.flow = FlowCompiler(c, self.x)
         self.cards = Cards(c, self.x)
@@ -138,12 +138,14 @@ class Compiler:
             act_sets={name: names for names, name in self.flow.act_sets.items()},
             has_move_triggers=c.has_move_triggers, trigger_spans=self.rules.block_spans,
             watch_zones=c.watch_zones, watch_players=c.watch_vars == "*" or " players" in c.watch_vars,
-            module=c.module.source(), spans=c.module.spans, loops=c.module.loops, data=c.data, version=__version__)
+            module=c.module.source(), spans=c.module.spans, loops=c.module.loops, via=c.module.via,
+            coverage=c.module.coverage, markers=c.module.markers, data=c.data, version=__version__)
 
 
-def compile_model(gm: m.GameModel) -> Program:
-    """Check a model and compile it; raises SourceError listing every problem."""
-    compiler = Compiler(gm)
+def compile_model(gm: m.GameModel, coverage: bool = False) -> Program:
+    """Check a model and compile it; raises SourceError listing every problem. A coverage build
+    records in its run which statements ran (see codegen.py); otherwise its code is the same."""
+    compiler = Compiler(gm, coverage)
     try:
         return compiler.compile()
     except (RecursionError, MemoryError):

@@ -74,10 +74,10 @@ class Scope:
 class Context:
     """The compilation of one game file: diagnostics, generated module, declared names and tables."""
 
-    def __init__(self, gm: m.GameModel):
+    def __init__(self, gm: m.GameModel, coverage: bool = False):
         self.gm = gm
         self.diags: list[Diagnostic] = []
-        self.module = Module()
+        self.module = Module(coverage)  # a coverage build records each statement that runs (codegen.py)
         self.data: dict = {}  # tables the generated module reads, by name
         self.where = Span()  # the statement or declaration being compiled, for errors past Python's limits
         self.known: dict[str, str] = {}  # every declared name -> what it is

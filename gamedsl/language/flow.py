@@ -51,6 +51,7 @@ class FlowCompiler(Straight):
         self.act_sets: dict[tuple, str] = {}  # the actions a choose or race offers -> a module name
         self.act_names: dict[str, tuple] = {}  # and back
         self.unit: UnitCode | None = None
+        self.via: tuple = ()  # the steps calls being inlined, outermost first: ((name, call span), ...)
 
     # ---- units
     def compile_unit(self, body: tuple, scope: Scope, prefix: str, kind: str, span: Span) -> str:
@@ -59,6 +60,8 @@ class FlowCompiler(Straight):
         try:
             out = self.new_block()
             entry = out.name
+            if kind == "trigger":  # a trigger fired when its body starts, even an empty one
+                self.ran(out.lines, out.ind, span)
             out = self.lower(body, scope, out)
             if not out.closed:
                 self.done(out, span)
@@ -84,7 +87,8 @@ class FlowCompiler(Straight):
         return Out(name, self.unit.blocks[name])
 
     def put(self, out: Out, text: str, span: Span, extra: int = 0):
-        out.lines.append(("    " * (out.ind + extra) + text, span, self.unit.loops[-1]))
+        line = ("    " * (out.ind + extra) + text, span, self.unit.loops[-1])
+        out.lines.append(line + (self.via,) if self.via else line)
 
     def jump(self, out: Out, target: str, span: Span):
         self.put(out, f"return {target}", span)
@@ -116,8 +120,9 @@ class FlowCompiler(Straight):
                 ended = None
             if out.closed:
                 continue
+            self.ran(out.lines, out.ind, st.span)
             if self.straight(st):
-                self.gen(st, scope, out.ind, out.lines)
+                self.statement_code(st, scope, out.ind, out.lines)
             else:
                 out = getattr(self, "low_" + type(st).__name__.lower())(st, scope, out)
             if isinstance(st, m.End):
@@ -294,17 +299,19 @@ class FlowCompiler(Straight):
         if found is None:
             return out
         d, inner, binds = found
-        for text, span in binds:
+        for text, span in binds:  # at the call: an argument's error is the caller's
             self.put(out, text, span)
-        self.expanding.add(st.func)
+        outer = self.inlining(st)
         try:
+            self.ran(out.lines, out.ind, d.span)
             return self.lower(d.body, inner, out)
         finally:
             self.expanding.discard(st.func)
+            self.via = outer
 
     def low_move(self, st, scope, out: Out) -> Out:
         """A move in a game with move triggers: the triggers it sets off run before the next statement."""
-        self.gen(st, scope, out.ind, out.lines)
+        self.statement_code(st, scope, out.ind, out.lines)
         return self.wait(out, "s.push_fired()", st.span)
 
     low_moven = low_deal = low_move

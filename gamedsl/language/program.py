@@ -182,9 +182,13 @@ class Program:
     module_name: str = ""  # the file name its code is compiled under (located errors find it by it)
     spans: list = attrs.Factory(list)  # the span each line of the module comes from
     loops: list = attrs.Factory(list)  # per line: the loop, round or trigger it is in ((span, kind) or None)
+    via: list = attrs.Factory(list)  # per line: the steps calls it was inlined through ((name, span), ...)
+    coverage: bool = False  # a coverage build: `_C[k] = 1` before each statement, trigger body and steps body
+    markers: list = attrs.Factory(list)  # coverage marker k -> the span of its statement, trigger or steps
     data: dict = attrs.Factory(dict)  # tables the module reads (card values, attributes...)
     version: str = ""  # the gamedsl that compiled it
     linked: bool = False
+    ran: bytearray | None = None  # linked coverage build: the module's `_C`, marker k set to 1 when it ran
 
     def card_count(self) -> int:
         return len(self.card_names)

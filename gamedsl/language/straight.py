@@ -4,12 +4,17 @@ A mixin of the FlowCompiler (flow.py), which lowers the statements that may wait
 *straight* when it can neither wait for a player's decision nor transfer control (choose, turn,
 race, end, and anything containing them cannot; in a game with move triggers, neither can a
 move, whose triggers must run before the next statement).
+
+Every statement goes through `gen` here or `FlowCompiler.lower`, once: in a coverage build each
+puts the statement's marker (`ran`) before the statement's own code. Steps are inlined where they
+are called; `via` is the chain of calls being inlined, which every line emitted inside remembers.
 """
 from __future__ import annotations
 
 from ..errors import Span
 from . import model as m
 from . import types as T
+from .codegen import SAME
 from .program import STEP_LIMIT
 
 _WAITS = (m.Choose, m.Turn, m.End, m.Race)
@@ -41,10 +46,23 @@ class Straight:
         return True
 
     def gen(self, st: m.Stmt, scope, ind: int, lines: list):
+        """A statement's lines, after its coverage marker."""
+        self.ran(lines, ind, st.span)
+        self.statement_code(st, scope, ind, lines)
+
+    def statement_code(self, st: m.Stmt, scope, ind: int, lines: list):
+        """A statement's own lines, without a marker (the caller puts it)."""
         getattr(self, "gen_" + type(st).__name__.lower())(st, scope, ind, lines)
 
+    def ran(self, lines: list, ind: int, span: Span):
+        """In a coverage build: the line that records that what `span` names (a statement, a
+        trigger, steps) starts to run. Nothing in a normal build."""
+        if self.c.module.coverage:
+            self.emit(lines, ind, f"_C[{self.c.module.marker(span)}] = 1", span)
+
     def emit(self, lines: list, ind: int, text: str, span: Span):
-        lines.append(("    " * ind + text, span))
+        line = ("    " * ind + text, span)
+        lines.append(line + (SAME, self.via) if self.via else line)
 
     def emit_step(self, lines: list, ind: int, span: Span):
         """One turn of a loop: counted, so that rules that never ask for a move are stopped."""
@@ -245,11 +263,20 @@ class Straight:
         if found is None:
             return
         d, inner, binds = found
-        for text, span in binds:
+        for text, span in binds:  # at the call: an argument's error is the caller's
             self.emit(lines, ind, text, span)
-        self.expanding.add(st.func)
+        outer = self.inlining(st)
         try:
+            self.ran(lines, ind, d.span)
             self.gen_body(d.body, inner, ind, lines, st.span)
         finally:
             self.expanding.discard(st.func)
+            self.via = outer
+
+    def inlining(self, st: m.CallSteps) -> tuple:
+        """Start inlining the steps `st` calls: the lines from here on remember the call. Returns
+        the chain of calls before it, to restore when done."""
+        self.expanding.add(st.func)
+        outer, self.via = self.via, (*self.via, (st.func, st.span))
+        return outer
 

@@ -2,6 +2,7 @@
 as JSON or as an HTML page."""
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
 import os
@@ -16,11 +17,14 @@ from ..arena import check_bots
 from ..console import load, say, stderr, stdout
 from ..simulate import effective_options, players_and_seats
 from ..workers import check_ray, default_jobs, run_tasks, with_progress
+from ..simulate import seat_kinds
 from . import metrics as M
+from . import probes as P
 from .observe import Context, setup, watch_task
 
 STRONG = "greedy"  # the strongest bot at a modest budget: the default at every seat
 SKILL_AGAINST = ("random", "greedy")  # the tables the strong bot is measured against (not itself)
+PROBES = 10  # card probes per kind of card, per version (metrics.card_probes)
 
 
 class UsageError(GamedslError):
@@ -45,9 +49,15 @@ def register(sub, count, seed, option):
                     "each version and show the metrics side by side.",
         epilog="See docs/analysis.md for what each metric means and how to read the report.")
     p.add_argument("file", metavar="FILE", help="the .game file")
-    p.add_argument("--players", "-n", type=count, help="how many players (default: the game's minimum)")
+    p.add_argument("--players", "-n", type=_player_counts, metavar="N|A-B",
+                   help="how many players (default: the game's minimum); a range such as 2-5 adds the seats' "
+                        "win rates at every count in it")
     p.add_argument("--games", "-g", type=count, default=200, metavar="N",
                    help="games with the strong bot at every seat, per version (default 200)")
+    p.add_argument("--minutes", type=_minutes, metavar="M",
+                   help="a time budget: the number of games (and probes) is chosen to end in about M minutes")
+    p.add_argument("--probes", type=_probes, default=PROBES, metavar="N",
+                   help=f"card probes per kind of card and version (default {PROBES}; 0: none)")
     p.add_argument("--skill-games", type=count, metavar="N",
                    help="games of the strong bot against each weaker table (default: half of --games)")
     p.add_argument("--bot", default=STRONG, metavar="SPEC", help=f"the strong bot (default {STRONG})")
@@ -70,6 +80,33 @@ def register(sub, count, seed, option):
     p.set_defaults(func=cmd_analyze)
 
 
+def _player_counts(text: str) -> tuple[int, int]:
+    lo, dash, hi = text.partition("-")
+    try:
+        lo_n, hi_n = int(lo), int(hi) if dash else int(lo)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of players or a range such as 2-5, not '{text}'") from None
+    if lo_n < 1 or hi_n < lo_n:
+        raise argparse.ArgumentTypeError(f"expected a number of players or a range such as 2-5, not '{text}'")
+    return lo_n, hi_n
+
+
+def _minutes(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a number of minutes above 0, not '{text}'")
+    return value
+
+
+def _probes(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a number from 0, not '{text}'")
+    return int(text)
+
+
 def cmd_analyze(args) -> int:
     try:
         game = load(args.file)
@@ -78,11 +115,15 @@ def cmd_analyze(args) -> int:
         print(f"gamedsl analyze: error: {exc}", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
-    result = with_progress("analyze", plan["total"], lambda progress: analyze(
-        plan["versions"], plan["players"], args.games, plan["seats"], args.bot, plan["skill_games"], args.seed,
-        jobs=args.jobs, ray=args.ray, progress=progress), stderr())
+    if args.minutes:
+        plan.update(budget(plan, args, stderr()))
+    run = lambda progress: analyze(  # noqa: E731
+        plan["versions"], plan["players"], plan["games"], plan["seats"], args.bot, plan["skill_games"], args.seed,
+        jobs=args.jobs, ray=args.ray, progress=progress, probes=plan["probes"], counts=plan["counts"])
+    result = with_progress("analyze", plan_total(plan), run, stderr())
     result["elapsed"] = time.perf_counter() - t0
     result["jobs"] = "ray" if args.ray else args.jobs
+    result["budget"] = plan.get("budget")  # what --minutes chose, in words
     if args.out:
         from .html import write_report
         write_report(result, args.out)
@@ -95,11 +136,16 @@ def cmd_analyze(args) -> int:
 
 def _plan(args, game) -> dict:
     """The versions, players, seats and game counts; every mistake in the arguments as a UsageError."""
+    low, high = args.players or (None, None)
     try:
-        players, seats = players_and_seats(game, args.players, args.seats.split(",") if args.seats else None,
+        players, seats = players_and_seats(game, low, args.seats.split(",") if args.seats else None,
                                            lambda n: [args.bot])
+        if high is not None and not game.min_players <= high <= game.max_players:
+            raise GamedslError(f"{game.name} is for {game.players_text()}, not {high}")
     except GamedslError as exc:
         raise UsageError(str(exc)) from None
+    if high is not None and high > players and args.seats and len(args.seats.split(",")) > 1:
+        raise UsageError("--players with a range takes one bot for every seat in --seats, not one per seat")
     seats = [s.strip() for s in seats]
     try:
         check_bots(sorted({*seats, args.bot}))
@@ -142,9 +188,43 @@ def _plan(args, game) -> dict:
             raise UsageError("--out draws its plots with matplotlib, which is not installed: "
                              "pip install 'gamedsl[report]'")
     skill_games = args.skill_games or max(1, args.games // 2)
-    per_version = args.games + len(_skill_sets(args.bot)) * _round_up(skill_games, players)
-    return {"versions": versions, "players": players, "seats": seats, "skill_games": skill_games,
-            "total": per_version * len(versions)}
+    return {"versions": versions, "players": players, "seats": seats, "games": args.games,
+            "skill_games": skill_games, "probes": args.probes, "bot": args.bot,
+            "counts": list(range(players + 1, (high or players) + 1))}
+
+
+def plan_total(plan: dict) -> int:
+    """The tasks of a plan, for the progress bar: games, and at most as many probes as it may play."""
+    per_version = plan["games"] + len(_skill_sets(plan["bot"])) * _round_up(plan["skill_games"], plan["players"])
+    kinds = len({plan["versions"][0].game.card_name(c) for c in range(plan["versions"][0].game.card_count())})
+    return (per_version + plan["probes"] * kinds) * len(plan["versions"]) + plan["games"] * len(plan["counts"])
+
+
+def budget(plan: dict, args, err) -> dict:
+    """Games, skill games and probes chosen to end in about `--minutes`: a few games of the first
+    version are timed first (the fairness games, and each weaker table), and everything is scaled
+    from the defaults (200 games, 100 per weaker table, 10 probes per card) to fit."""
+    v = plan["versions"][0]
+    players, bot, jobs = plan["players"], plan["bot"], max(1, args.jobs)
+    pilot = max(2, jobs)
+    tasks = tasks_of(players, pilot, plan["seats"], bot, _round_up(pilot, players), args.seed)
+    t0 = time.perf_counter()
+    records = run_tasks(setup, (v.game.text, v.game.prog.filename, players, v.options), watch_task, tasks, jobs,
+                        None, args.ray)
+    seconds = (time.perf_counter() - t0) * jobs / len(records)  # one worker's time for one game, on average
+    kinds = len({v.game.card_name(c) for c in range(v.game.card_count())})
+    sets = len(_skill_sets(bot))
+    per_unit = seconds * (200 + sets * 100 + kinds * 10 + 200 * len(plan["counts"])) * len(plan["versions"]) / jobs
+    scale = max(0.05, (args.minutes * 60 - (time.perf_counter() - t0)) / per_unit)
+    games = max(10, round(200 * scale))
+    skill_games = max(players, round(100 * scale))
+    probes = 0 if args.probes == 0 else max(2, round(args.probes * scale))
+    half = 100 * 1.96 * 0.5 / games ** 0.5
+    note = (f"--minutes {args.minutes:g}: about {seconds:.2f} s a game here, so {games} games per version, "
+            f"{skill_games} per weaker table and {probes} probes per card; a win rate's interval is then about "
+            f"±{half:.0f} points at most")
+    say(err, note, "dim")
+    return {"games": games, "skill_games": skill_games, "probes": probes, "budget": note}
 
 
 def _same_shape(game, other, players: int, path: str):
@@ -190,33 +270,48 @@ def tasks_of(players: int, games: int, seats: list[str], bot: str, skill_games: 
 
 
 def analyze(versions: list, players: int, games: int, seats: list[str], bot: str, skill_games: int,
-            seed: int = 0, jobs: int = 1, ray: str | None = None, progress=None) -> dict:
-    """Play every version's games (the same seeds for each) and compute the report; see docs/analysis.md."""
+            seed: int = 0, jobs: int = 1, ray: str | None = None, progress=None, probes: int = PROBES,
+            counts: list[int] | None = None) -> dict:
+    """Play every version's games (the same seeds for each), its card probes, and the fairness games
+    of the other player `counts` (of the first version); compute the report (docs/analysis.md)."""
     tasks = tasks_of(players, games, seats, bot, skill_games, seed)
-    out_versions, records_by_version, contexts = [], [], []
-    for k, v in enumerate(versions):
-        offset = k * len(tasks)
-        step = None if progress is None else (lambda done, offset=offset: progress(offset + done))
-        records = run_tasks(setup, (v.game.text, v.game.prog.filename, players, v.options), watch_task,
-                            tasks, jobs, step, ray)
+    done = [0]
+
+    def run(version, count, work, todo):
+        start = done[0]
+        step = None if progress is None else (lambda k: progress(start + k))
+        out = run_tasks(setup, (version.game.text, version.game.prog.filename, count, version.options), work,
+                        todo, jobs, step, ray)
+        done[0] += len(todo)
+        return out
+
+    out_versions, records_by_version = [], []
+    for v in versions:
         by_set: dict = {}
-        for r in records:
+        for r in run(v, players, watch_task, tasks):
             by_set.setdefault(r["set"], []).append(r)
         context = Context(v.game.text, v.game.prog.filename, players, v.options)
-        contexts.append(context)
+        found = [x for x in run(v, players, P.probe_task, P.plan(by_set["main"], probes)) if x] if probes else []
         records_by_version.append(by_set)
         out_versions.append({"label": v.label, "file": v.game.prog.filename, "game": v.game.name,
                              "options": {n: _option_text(v.game, n, x) for n, x in v.options.items()},
-                             "metrics": M.version_metrics(context, by_set, bot)})
+                             "metrics": M.version_metrics(context, by_set, bot, found if probes else None)})
     comparisons = []
     for k in range(1, len(versions)):
         same = versions[k].game is versions[0].game
-        comparisons.append({"base": versions[0].label, "other": versions[k].label, **M.compare(
-            out_versions[0]["metrics"], out_versions[k]["metrics"], records_by_version[0], records_by_version[k],
-            same, players)})
+        c = M.compare(out_versions[0]["metrics"], out_versions[k]["metrics"], records_by_version[0],
+                      records_by_version[k], same, players, bot)
+        comparisons.append({"base": versions[0].label, "other": versions[k].label, **c})
+    by_players = {}
+    for count in counts or ():
+        table = seat_kinds([seats[0]], count)  # a range of counts takes one bot for every seat (_plan)
+        records = run(versions[0], count, watch_task, tasks_of(count, games, table, bot, 0, seed)[:games])
+        by_players[str(count)] = M.fairness(records, count)
+    if by_players:
+        by_players = {str(players): out_versions[0]["metrics"]["fairness"], **by_players}
     return {"game": versions[0].game.name, "players": players, "games": games, "skill_games": skill_games,
-            "seats": seats, "bot": bot, "seed": seed, "seeds": [seed, seed + games - 1],
-            "versions": out_versions, "comparisons": comparisons}
+            "seats": seats, "bot": bot, "seed": seed, "seeds": [seed, seed + games - 1], "probes": probes,
+            "versions": out_versions, "comparisons": comparisons, "by_players": by_players, "budget": None}
 
 
 def _option_text(game, name: str, value):
@@ -232,81 +327,89 @@ def print_report(out, r: dict, html: str | None):
     seats = r["seats"][0] + " in every seat" if len(set(r["seats"])) == 1 else ",".join(r["seats"])
     say(out, f"{r['game']}: {r['players']} players, {r['games']} games per version ({seats}), seeds "
              f"{r['seeds'][0]}..{r['seeds'][1]}; {r['elapsed']:.1f} s, jobs {r['jobs']}", "bold")
+    if r.get("budget"):
+        say(out, r["budget"], "dim")
     for v in r["versions"]:
         if len(r["versions"]) > 1:
             say(out, "")
             opts = ", ".join(f"{n}={x}" for n, x in v["options"].items())
             say(out, f"{v['label']}" + (f"  ({opts})" if opts else ""), "bold underline")
-        _print_version(out, v["metrics"], v["file"])
+        _print_version(out, v["metrics"])
+    if r["by_players"]:
+        _print_counts(out, r["by_players"])
     for c in r["comparisons"]:
         _print_comparison(out, c)
     if html:
         say(out, f"report written to {html}", "dim")
 
 
-def _print_version(out, m: dict, filename: str):
-    for line in m["fairness"]["findings"]:
-        say(out, f"fairness  {line}")
-    for s in m["skill"]:
-        say(out, f"skill     {s['finding']}")
+def _print_version(out, m: dict):
+    for f in m["findings"]:
+        say(out, f"{f['topic']:<9} {f['text']}", None if f["significant"] else "dim")
     ln = m["length"]
     mv = ln["moves"]
-    say(out, f"length    {mv['mean']:.0f} moves a game (median {mv['median']:.0f}, {mv['min']}–{mv['max']}), "
-             f"{ln['turns_per_player']['mean']:.0f} per player, {ln['rounds']['mean']:.1f} rounds; "
-             f"{M.pct(ln['forced_share'] or 0)} of decisions have one legal move, "
-             f"{ln['mean_choices'] or 0:.1f} choices on average; {ln['limit_hit']} hit the move limit")
+    say(out, f"length    median {mv['median']:.0f} moves a game ({mv['median_ci'][0]:.0f}–{mv['median_ci'][1]:.0f}), "
+             f"mean {M.mean_text(mv, digits=0)}, longest {mv['max']}; {M.pct(ln['forced']['mean'])} of a game's "
+             f"decisions have one legal move, {ln['choices']['mean']:.1f} choices on average; "
+             f"{ln['limit_hit']['count']} hit the move limit")
     t = m["tension"]
     if t["measured"]:
-        wb = t["winner_behind"]
-        decided = t["decided_at"]["mean"]
-        say(out, f"tension   {t['lead_changes']['mean']:.1f} lead changes a game; the winner was behind at some "
-                 f"point in {M.rate_text(wb)} of games"
-                 + (f"; the winner led for good after {M.pct(decided)} of the game on average" if decided is not None
-                    else ""))
+        mid = t["stages"]["50%"]
+        say(out, f"tension   read by the {'game' if t['read'] == 'outcome' else 'heuristic'} at the end of each "
+                 f"{t['by']}: {M.mean_text(t['lead_changes'], digits=2)} lead changes per {t['by']}; the leader at "
+                 f"half-time wins {M.rate_text(mid['leader_wins'])}, the last {M.rate_text(mid['last_wins'])}; "
+                 + (f"decided (the leader wins {M.pct(M.DECIDED)}) by {M.pct(t['decided_at'])} of the game"
+                    if t["decided_at"] is not None else "never decided before the end"))
     else:
         say(out, f"tension   not measured: {t['why']}")
     cov = m["coverage"]
     fired = len(cov["elements"]) - len(cov["never"])
-    say(out, f"coverage  {fired} of {len(cov['elements'])} actions, triggers, modifiers and statements fired "
-             f"in some game; {len(cov['never'])} never did")
+    say(out, f"coverage  {fired} of {len(cov['elements'])} actions, triggers, modifiers, steps and statements "
+             f"fired in some game; {len(cov['never'])} never did")
     for row in cov["never"][:12]:
         say(out, f"          never: {row['where']}: {row['kind']} {row['name']}: {row['text'][:60]}", "yellow")
     if len(cov["never"]) > 12:
         say(out, f"          ... and {len(cov['never']) - 12} more (--json or --out lists them all)", "dim")
-    for key, verb in (("played", "played"), ("held", "held at the end")):
-        sig = [row for row in m["cards"][key] if row["significant"]]
-        if sig:
-            best, worst = sig[0], sig[-1]
-            parts = [f"{row['card']} {M.rate_text(row['with'])} vs {M.pct(row['without']['rate'])}"
-                     for row in ([best] if best["diff"] > 0 else []) + ([worst] if worst["diff"] < 0 else [])]
-            say(out, f"cards     {len(sig)} cards {verb} change the win rate significantly: " + "; ".join(parts))
-        else:
-            say(out, f"cards     no card {verb} changes the win rate significantly")
+
+
+def _print_counts(out, by_players: dict):
+    say(out, "")
+    say(out, "seats by player count (win rate per seat; first to decide)", "bold underline")
+    for count, f in by_players.items():
+        cells = [f"seat {s['seat']} {M.pct(s['rate'])}{'*' if s['significant'] else ''}" for s in f["per_seat"]]
+        first = f["first_player"]
+        say(out, f"{count} players: " + ", ".join(cells) + f"; first {M.pct(first['rate'])}"
+                 f"{'*' if first['significant'] else ''} (expected {M.pct(f['expected'])})")
+    say(out, "* significant after Benjamini-Hochberg over the seats and the first player of that count", "dim")
 
 
 def _print_comparison(out, c: dict):
     from rich.table import Table
 
     say(out, "")
-    say(out, f"{c['other']} against {c['base']} (the same seeds)", "bold underline")
+    say(out, f"{c['other']} against {c['base']} (the same seeds, game by game)", "bold underline")
     table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
-    for i, col in enumerate(("metric", c["base"], c["other"], "difference (95% CI)", "p")):
+    for i, col in enumerate(("metric", c["base"], c["other"], "difference (95% CI)", "q")):
         table.add_column(col, justify="left" if i == 0 else "right", header_style="bold")
     for row in c["rows"]:
-        table.add_row(row["metric"], _num(row["base"]), _num(row["other"]),
-                      _num(row["diff"], "+") + ("" if not row["ci"] else f" ({_num(row['ci'][0], '+')}, "
-                                                                         f"{_num(row['ci'][1], '+')})"),
-                      ("—" if row["p"] is None else M.p_text(row["p"])[4:] if row["p"] >= 0.001 else "<0.001")
+        pct = row["unit"] == "%"
+        table.add_row(row["metric"], _num(row.get("base"), pct=pct), _num(row.get("other"), pct=pct),
+                      _num(row["diff"], "+", pct) + ("" if not row["ci"] else f" ({_num(row['ci'][0], '+', pct)}, "
+                                                                         f"{_num(row['ci'][1], '+', pct)})"),
+                      ("—" if row["q"] is None else M.p_text(row["q"])[4:] if row["q"] >= 0.001 else "<0.001")
                       + (" *" if row["significant"] else ""))
     out.print(table)
-    say(out, "* significant at 5% (two-proportion z-test for rates, Welch's t-test for means)", "dim")
+    say(out, "* significant after Benjamini-Hochberg over these rows (q < 5%): McNemar's exact test for "
+             "outcomes, the signed-rank test for per-game quantities, both on the games of the same seed", "dim")
     for ch in c["coverage_changes"][:10]:
         say(out, f"fires in {M.pct(ch['base'])} → {M.pct(ch['other'])} of games: {ch['where']}: {ch['text'][:60]}")
 
 
-def _num(x, sign: str = "") -> str:
+def _num(x, sign: str = "", pct: bool = False) -> str:
     if x is None:
         return "—"
+    if pct:
+        return f"{100 * x:{sign}.0f}%"
     if isinstance(x, int) and not isinstance(x, bool):
         return f"{x:{sign}d}"
-    return f"{x:{sign}.3g}" if abs(x) >= 10 else f"{x:{sign}.3f}"
+    return f"{x:{sign}.3g}" if abs(x) >= 10 else f"{x:{sign}.2f}"

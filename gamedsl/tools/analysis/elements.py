@@ -5,14 +5,12 @@ other statement. What fired in a game is read three ways, none of them on the en
 
 - an action fired when one of its moves was made (the game's history);
 - a modifier fired when its condition held for some player at some decision (read after every move);
-- a statement fired when the generated code of its line ran during a move of the real game:
-  `Tracer` watches the lines of the game's generated module while a move is applied (never
-  while a bot thinks), and the module's line map (Program.spans) names the statements they
-  come from. A trigger or a `steps` block fired when one of its statements did.
+- a statement (a call of steps included), a trigger or a `steps` block fired when it started to
+  run during the setup or a move of the real game: the game is a coverage build, whose code
+  sets marker k (Program.ran) as the statement of Program.markers[k] starts, in every inlined
+  copy of steps; `Ran` keeps what was set while a move is applied (never while a bot thinks).
 """
 from __future__ import annotations
-
-import sys
 
 import attrs
 
@@ -47,8 +45,7 @@ class Elements:
         self.elements: list[Element] = []
         self.actions: dict[str, int] = {}  # action name -> element
         self.modifiers: list[tuple[int, object]] = []  # (element, condition fn(state, [owner]))
-        spans: list[tuple[int, m.Stmt]] = []  # (element, statement) for every statement
-        parents: list[tuple[int, object]] = []  # (element, declaration): fired when a statement inside it did
+        by_span: dict = {}  # the span of a statement, trigger or steps block -> its element
 
         def add(kind: str, name: str, span) -> int:
             text = lines[span.line - 1].strip() if 0 < span.line <= len(lines) else ""
@@ -60,41 +57,26 @@ class Elements:
             if isinstance(d, m.ActionDecl):
                 self.actions[d.name] = add("action", d.name, d.span)
             elif isinstance(d, m.TriggerDecl):
-                parents.append((add("trigger", d.label or d.event.kind, d.span), d))
+                by_span[d.span] = add("trigger", d.label or d.event.kind, d.span)
             elif isinstance(d, m.StepsDecl):
-                parents.append((add("steps", d.name, d.span), d))
+                by_span[d.span] = add("steps", d.name, d.span)
             elif isinstance(d, m.ModifierDecl) and d.name in conditions:
                 self.modifiers.append((add("modifier", d.name, d.span), conditions[d.name]))
-        seen = set()
         for node in m.walk(list(model.decls)):
-            if isinstance(node, m.Stmt) and node.span.line and node.span not in seen:
-                seen.add(node.span)
+            if isinstance(node, m.Stmt) and node.span.line and node.span not in by_span:
                 kind = "say" if isinstance(node, m.Say) else "statement"
                 name = _STATEMENT_NAMES.get(type(node).__name__, type(node).__name__.lower())
-                spans.append((add(kind, name, node.span), node))
-        spans.sort(key=lambda es: (es[1].span.line, es[1].span.column))
-        self.by_line = self._line_table(prog.spans, spans)
-        by_span = {st.span: e for e, st in spans}
-        self.inside = [(e, [by_span[st.span] for st in m.walk(list(d.body)) if isinstance(st, m.Stmt)
-                            and st.span in by_span]) for e, d in parents]
-        self.module_name = prog.module_name
+                by_span[node.span] = add(kind, name, node.span)
+        self.by_span = by_span
+        # coverage marker k -> its element (None: a span the report does not list)
+        self.by_marker = [by_span.get(span) for span in prog.markers]
 
-    @staticmethod
-    def _line_table(module_spans: list, statements: list) -> dict:
-        """Module line (1-based) -> the statement elements whose span holds that line's span."""
-        found: dict = {}
-        for span in set(module_spans):
-            if span.line:
-                found[span] = tuple(e for e, st in statements if _within(span, st.span))
-        return {i + 1: found[span] for i, span in enumerate(module_spans) if found.get(span)}
-
-    def fired(self, lines: set, actions: set, modifiers: set) -> set[int]:
-        """The elements that fired, from the module lines run, the actions made and the modifiers in force."""
+    def fired(self, markers, actions: set, modifiers: set) -> set[int]:
+        """The elements that fired, from the coverage markers set (their numbers), the actions made
+        and the modifiers in force."""
         fired = set(modifiers)
         fired.update(self.actions[a] for a in actions if a in self.actions)
-        for line in lines:
-            fired.update(self.by_line.get(line, ()))
-        fired.update(e for e, inside in self.inside if not fired.isdisjoint(inside))
+        fired.update(self.by_marker[k] for k in markers if self.by_marker[k] is not None)
         return fired
 
     def modifiers_in_force(self, state, players: int) -> set[int]:
@@ -111,34 +93,27 @@ class Elements:
         return found
 
 
-def _within(inner, outer) -> bool:
-    return ((outer.line, outer.column) <= (inner.line, inner.column)
-            and (inner.end_line, inner.end_column) <= (outer.end_line, outer.end_column))
+class Ran:
+    """While active, collects the coverage markers a game's rules set (a coverage build's
+    Program.ran, shared by every state of the game, a bot's copies too): they are cleared on
+    entering and kept on leaving, so what runs between two uses (a bot thinking) is not counted."""
 
-
-class Tracer:
-    """While active, records the lines of one generated module that run (sys.settrace)."""
-
-    def __init__(self, module_name: str):
-        self.module_name = module_name
-        self.lines: set[int] = set()
-        lines = self.lines
-
-        def local(frame, event, arg):
-            if event == "line":
-                lines.add(frame.f_lineno)
-            return local
-
-        def calls(frame, event, arg):
-            return local if frame.f_code.co_filename == module_name else None
-
-        self._calls = calls
+    def __init__(self, prog):
+        if prog.ran is None:
+            raise ValueError(f"{prog.filename} is not a coverage build: load it with coverage=True")
+        self.flags = prog.ran
+        self._clear = bytes(len(self.flags))
+        self.kept = 0  # the markers set while active, a bit each (a marker's byte, read as a number)
 
     def __enter__(self):
-        self._before = sys.gettrace()
-        sys.settrace(self._calls)
+        self.flags[:] = self._clear
         return self
 
     def __exit__(self, *exc):
-        sys.settrace(self._before)
+        self.kept |= int.from_bytes(self.flags, "little")
         return False
+
+    @property
+    def markers(self) -> list[int]:
+        """The numbers of the markers set while active."""
+        return [k for k, flag in enumerate(self.kept.to_bytes(len(self.flags), "little")) if flag]

@@ -1,20 +1,46 @@
 """The design report's figures, from the records of watched games (observe.py): one version's
-metrics, and two versions side by side. docs/analysis.md says what each one means."""
+metrics, two versions side by side, and the findings in words. docs/analysis.md says what each
+one means and how it is tested.
+
+The unit of every test is the game: a quantity read per decision or per move is first averaged
+within each game. Versions played on the same seeds are compared pair by pair (McNemar's exact
+test for outcomes, the signed-rank test for quantities); games of different seeds (the halves of
+an A/A test) with Fisher's exact test and the rank-sum test. Every family of tests (the seats,
+the rows of a comparison, the rules, the cards) is corrected with Benjamini-Hochberg at 5%.
+Where nothing is significant, the finding says so as "can't tell yet", with the effect seen, its
+interval and about how many games would settle it.
+"""
 from __future__ import annotations
 
+import math
 import statistics
 
-from ..stats import ALPHA, binomial_p, chi_square_p, mean_ci, two_means, two_rates, wilson
+from ..stats import (ALPHA, binomial_p, chi_square_p, fdr, games_to_settle, mean_ci, median_ci, paired_rates,
+                     paired_values, two_rates, two_values, wilson)
+from .standing import FRACTIONS
+
+DECIDED = 0.9  # the leader "has it" once they go on to win this often
+MEANINGFUL = 0.05  # a choice matters when its best and worst moves differ by this share of the heuristic's range
+STAGES = (0.25, 0.5, 0.75)  # where the standings are compared with the outcome
 
 
-def pct(x: float) -> str:
-    return f"{100 * x:.0f}%"
+def pct(x: float | None, digits: int = 0) -> str:
+    return "—" if x is None else f"{100 * x:.{digits}f}%"
 
 
-def p_text(p: float | None) -> str:
+def pp(x: float | None) -> str:
+    """A difference of two rates, in percentage points."""
+    return "—" if x is None else f"{100 * x:+.0f} points"
+
+
+def p_text(p: float | None, name: str = "p") -> str:
     if p is None:
-        return "p n/a"
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+        return f"{name} n/a"
+    return f"{name} < 0.001" if p < 0.001 else f"{name} = {p:.3f}"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def rate(wins: int, n: int) -> dict:
@@ -28,95 +54,231 @@ def rate_text(r: dict) -> str:
     return f"{pct(r['rate'])} ({pct(r['ci'][0])}–{pct(r['ci'][1])})"
 
 
-def spread(values: list) -> dict:
+def spread(values: list, heavy: bool = False) -> dict:
+    """Mean (95% interval), median (a bootstrap interval where the tail is heavy), range, 95th percentile."""
+    values = [v for v in values if v is not None]
     mean, ci = mean_ci(values)
-    return {"mean": mean, "ci": list(ci) if ci else None, "median": statistics.median(values) if values else None,
-            "min": min(values) if values else None, "max": max(values) if values else None}
+    out = {"n": len(values), "mean": mean, "ci": list(ci) if ci else None,
+           "median": statistics.median(values) if values else None,
+           "min": min(values) if values else None, "max": max(values) if values else None,
+           "p95": _quantile(values, 0.95)}
+    if heavy:
+        _, mci = median_ci(values)
+        out["median_ci"] = list(mci) if mci else None
+    return out
+
+
+def _quantile(values: list, q: float):
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def mean_text(s: dict, unit: str = "", digits: int = 1) -> str:
+    if s["mean"] is None:
+        return "n/a"
+    ci = f" ({s['ci'][0]:.{digits}f}–{s['ci'][1]:.{digits}f})" if s["ci"] else ""
+    return f"{s['mean']:.{digits}f}{unit}{ci}"
 
 
 def _win(record: dict, p: int) -> bool:
     return not record["limit_hit"] and record["results"][p] == "win"
 
 
-# ---- one version
+def _settle_text(n: int | None, what: str = "games") -> str:
+    if n is None:
+        return ""
+    return f"; about {n:,} {what} would settle a difference this size"
+
+
+# ---- one version: fairness
 
 def fairness(records: list, n: int) -> dict:
-    """Win share and mean place per seat (95% intervals), the chi-square test of equal seats, each
-    seat's exact binomial test against the expected share, and the same for the player who decided first."""
+    """Win share per seat and for the player who decided first (95% intervals), each seat's exact
+    binomial test against the expected share (Benjamini-Hochberg over the seats and the first
+    player), the chi-square test of equal seats, and how many players win a game."""
     games = len(records)
+    finished = [r for r in records if not r["limit_hit"]]
     wins = [sum(_win(r, p) for r in records) for p in range(n)]
     expected = sum(wins) / (games * n) if games else 0.0
     seats = []
     for p in range(n):
-        place, place_ci = mean_ci([r["places"][p] for r in records if r["places"][p] is not None])
-        seats.append({"seat": p + 1, **rate(wins[p], games), "mean_place": place,
-                      "mean_place_ci": list(place_ci) if place_ci else None,
-                      "p": binomial_p(wins[p], games, expected)})
+        place = spread([r["places"][p] for r in records if r["places"][p] is not None])
+        seats.append({"seat": p + 1, **rate(wins[p], games), "mean_place": place["mean"],
+                      "mean_place_ci": place["ci"], "p": binomial_p(wins[p], games, expected),
+                      "effect": wins[p] / games - expected if games else None})
     first_wins = sum(_win(r, r["first"]) for r in records)
-    first = {**rate(first_wins, games), "p": binomial_p(first_wins, games, expected)}
+    first = {**rate(first_wins, games), "p": binomial_p(first_wins, games, expected),
+             "effect": first_wins / games - expected if games else None}
+    fdr(seats + [first])
     chi2 = chi_square_p(wins, [expected * games] * n) if sum(wins) else None
-    return {"expected": expected, "per_seat": seats, "seats_p": chi2, "first_player": first,
-            "findings": _fairness_findings(seats, first, expected, chi2)}
-
-
-def _fairness_findings(seats: list, first: dict, expected: float, chi2) -> list[str]:
-    out = []
-    for s in seats:
-        if s["p"] < ALPHA:
-            kind = "an advantage" if s["rate"] > expected else "a disadvantage"
-            out.append(f"seat {s['seat']} wins {rate_text(s)}, expected {pct(expected)}: {kind} for seat "
-                       f"{s['seat']}, {p_text(s['p'])}")
-    if first["n"] and first["p"] < ALPHA:
-        kind = "a first-player advantage" if first["rate"] > expected else "a first-player disadvantage"
-        out.append(f"the player who decides first wins {rate_text(first)}, expected {pct(expected)}: {kind}, "
-                   f"{p_text(first['p'])}")
-    if not out:
-        out.append(f"no seat wins significantly more or less often than expected ({pct(expected)}; "
-                   f"seats equal: {p_text(chi2)}; first player {rate_text(first)})")
+    winners = spread([sum(1 for x in r["results"] if x == "win") for r in finished])
+    shared = sum(1 for r in finished if sum(1 for x in r["results"] if x == "win") > 1)
+    out = {"expected": expected, "per_seat": seats, "seats_p": chi2, "first_player": first,
+           "winners": winners, "shared": rate(shared, len(finished)), "no_winner": sum(
+               1 for r in finished if "win" not in r["results"])}
+    out["findings"] = _fairness_findings(out, games)
     return out
 
+
+def _fairness_findings(f: dict, games: int) -> list[dict]:
+    out = []
+    expected = f["expected"]
+    for s in f["per_seat"]:
+        if s["significant"]:
+            kind = "an advantage" if s["rate"] > expected else "a disadvantage"
+            out.append(_finding("fairness", f"seat {s['seat']} wins {rate_text(s)} of games, expected {pct(expected)}: "
+                                f"{kind} for seat {s['seat']} ({p_text(s['p'])}, {p_text(s['q'], 'q')})", True))
+    first = f["first_player"]
+    if first["n"] and first["significant"]:
+        kind = "a first-player advantage" if first["rate"] > expected else "a first-player disadvantage"
+        out.append(_finding("fairness", f"the player who decides first wins {rate_text(first)}, expected "
+                            f"{pct(expected)}: {kind} ({p_text(first['p'])})", True))
+    if not out and games:
+        worst = max(f["per_seat"] + [first], key=lambda s: abs(s["effect"] or 0))
+        who = f"seat {worst['seat']}" if "seat" in worst else "the first player"
+        sd = math.sqrt(max(expected * (1 - expected), 1e-9))
+        out.append(_finding("fairness", f"can't tell yet whether any seat has an edge: the largest gap is {who}'s "
+                            f"{pp(worst['effect'])} ({rate_text(worst)} against {pct(expected)})"
+                            + _settle_text(games_to_settle(worst["effect"], sd)), False))
+    w = f["winners"]
+    if w["mean"] is not None and w["max"] and w["max"] > 1:
+        out.append(_finding("winners", f"a game can have several winners: on average {w['mean']:.1f} of the players "
+                            f"win ({f['shared']['rate'] and pct(f['shared']['rate'])} of games are shared wins), so "
+                            f"the win shares of the seats add up to {pct(w['mean'])}", True))
+    if f["no_winner"]:
+        out.append(_finding("winners", f"{plural(f['no_winner'], 'game')} ended with no winner", True))
+    return out
+
+
+def _finding(topic: str, text: str, shown: bool) -> dict:
+    """A sentence of the findings box: `shown` when it is a finding, not a "can't tell yet"."""
+    return {"topic": topic, "text": text, "significant": shown}
+
+
+# ---- skill
 
 def skill(records: list, bot: str, against: str, n: int) -> dict:
     """How often one `bot` wins at a table of `against` bots (its seat rotated), against the fair share."""
     games = len(records)
-    wins = 0
-    total = 0
-    for r in records:
-        wins += _win(r, r["seats"].index(bot))
-        total += sum(_win(r, p) for p in range(n))
+    wins = sum(_win(r, r["seats"].index(bot)) for r in records)
+    total = sum(_win(r, p) for r in records for p in range(n))
     fair = total / (games * n) if games else 0.0
     out = {"bot": bot, "against": against, "fair": fair, **rate(wins, games), "p": binomial_p(wins, games, fair)}
-    if out["p"] < ALPHA:
+    out["significant"] = out["p"] < ALPHA
+    effect = out["rate"] - fair if games else None
+    if out["significant"]:
         verdict = "skill matters" if out["rate"] > fair else f"{bot} does worse than {against}"
+        out["finding"] = (f"{bot} wins {rate_text(out)} against {against}, fair share {pct(fair)}: {verdict} "
+                          f"({p_text(out['p'])})")
     else:
-        verdict = "no significant skill gap"
-    out["finding"] = (f"{bot} wins {rate_text(out)} against {against}, fair share {pct(fair)}: {verdict}, "
-                      f"{p_text(out['p'])}")
+        sd = math.sqrt(max(fair * (1 - fair), 1e-9))
+        out["finding"] = (f"can't tell yet whether skill matters against {against}: {bot} wins {rate_text(out)}, "
+                          f"fair share {pct(fair)} ({pp(effect)}, {p_text(out['p'])})"
+                          + _settle_text(games_to_settle(effect, sd)))
     return out
 
 
+# ---- length and pace
+
 def length(records: list, n: int) -> dict:
+    """Moves, moves per player and rounds per game (heavy-tailed: medians with bootstrap intervals),
+    and per game the share of decisions with one legal move and the choices per decision."""
     moves = [r["moves"] for r in records]
-    decisions = sum(r["decisions"] for r in records)
-    return {"moves": spread(moves), "moves_list": moves,
-            "turns_per_player": spread([r["moves_by"][p] for r in records for p in range(n)]),
-            "rounds": spread([r["rounds"] for r in records]),
-            "forced_share": sum(r["forced"] for r in records) / decisions if decisions else None,
-            "mean_choices": sum(r["choices"] for r in records) / decisions if decisions else None,
-            "limit_hit": sum(r["limit_hit"] for r in records)}
+    per_game_forced = [r["forced"] / r["decisions"] for r in records if r["decisions"]]
+    per_game_choices = [r["choices"] / r["decisions"] for r in records if r["decisions"]]
+    return {"moves": spread(moves, heavy=True), "moves_list": moves,
+            "moves_per_player": spread([r["moves_by"][p] for r in records for p in range(n)], heavy=True),
+            "rounds": spread([r["rounds"] for r in records], heavy=True),
+            "forced": spread(per_game_forced), "choices": spread(per_game_choices),
+            "limit_hit": rate(sum(r["limit_hit"] for r in records), len(records))}
 
 
-def tension(records: list, heuristic: bool) -> dict:
-    if not heuristic:
-        return {"measured": False, "why": "the game declares no heuristic to tell who leads"}
-    leads = [r["lead"] for r in records if r["lead"] is not None]
-    single = [x for x in leads if x["behind"] is not None]
-    decided = [x["decided_at"] for x in single]
-    return {"measured": True, "lead_changes": spread([x["changes"] for x in leads]),
-            "winner_behind": rate(sum(x["behind"] for x in single), len(single)),
-            "winner_behind_share": spread([x["behind_share"] for x in single]),
-            "decided_at": spread(decided), "decided_list": decided, "games_with_one_winner": len(single)}
+def pace(records: list, n: int) -> dict:
+    """Downtime (decisions of others between two of a player's own) and elimination (the share of
+    a game a knocked-out player sits out), per game."""
+    outs = [x for r in records for x in r["pace"]["out_share"]]
+    return {"downtime": spread([r["pace"]["downtime"] for r in records]),
+            "eliminated": rate(len(outs), len(records) * n), "out_share": spread(outs)}
 
+
+def decisions(records: list) -> dict:
+    """Meaningful decisions, from the decisions sampled in each game and their moves weighed by
+    the heuristic: the share (per game, then averaged) whose best and worst moves differ by more
+    than 5% of the heuristic's range over all the sampled moves, and the regret of a random move
+    (best minus average) as a share of that range."""
+    sampled = [v for r in records for v in r["weighed"]]
+    if not sampled:
+        return {"measured": False, "why": "no decision could be weighed (the game declares no heuristic, or "
+                                          "no game had a choice)"}
+    low = min(min(v) for v in sampled)
+    high = max(max(v) for v in sampled)
+    scale = high - low
+    if scale == 0:
+        return {"measured": True, "range": 0.0, "sampled": len(sampled), "meaningful": spread([0.0]),
+                "regret": spread([0.0])}
+    shares, regrets = [], []
+    for r in records:
+        if r["weighed"]:
+            shares.append(sum(max(v) - min(v) > MEANINGFUL * scale for v in r["weighed"]) / len(r["weighed"]))
+            regrets.append(statistics.fmean((max(v) - statistics.fmean(v)) / scale for v in r["weighed"]))
+    return {"measured": True, "range": scale, "sampled": len(sampled), "meaningful": spread(shares),
+            "regret": spread(regrets)}
+
+
+# ---- tension
+
+def tension_unit(records: list) -> str:
+    """Rounds, in a game that has several in most games; else turns."""
+    rounds = [r["rounds"] for r in records]
+    return "round" if rounds and statistics.median(rounds) >= 3 else "turn"
+
+
+def tension(records: list, n: int) -> dict:
+    """The standings at the ends of turns or rounds (standing.py): lead changes per turn or round,
+    how often the leader and the last player at 25/50/75% of the game go on to win, the point
+    after which the leader wins at least 90% of the time, drama, the margin at the end, and
+    whether the player who starts a round wins it."""
+    unit = tension_unit(records)
+    games = [r["tension"][unit] for r in records if not r["limit_hit"]]
+    read = next((g["read"] for g in games if g["read"]), None)
+    if read is None:
+        return {"measured": False, "why": "neither the outcome nor a heuristic tells who leads before the end"}
+    single = [g for g in games if g["winner"] >= 0 and g["points"]]
+    changes = [g["changes"] / (g["points"] - 1) for g in games if g["points"] > 1]
+    stages = {}
+    for f in STAGES:
+        i = FRACTIONS.index(f)
+        led = [g for g in single if g["leader_at"][i] >= 0]
+        last = [g for g in single if g["last_at"][i] >= 0]
+        stages[f"{round(f * 100)}%"] = {
+            "leader_wins": rate(sum(g["leader_at"][i] == g["winner"] for g in led), len(led)),
+            "last_wins": rate(sum(g["last_at"][i] == g["winner"] for g in last), len(last))}
+    decided = None
+    curve = []
+    for i, f in enumerate(FRACTIONS):
+        led = [g for g in single if g["leader_at"][i] >= 0]
+        r = rate(sum(g["leader_at"][i] == g["winner"] for g in led), len(led))
+        curve.append({"at": f, **r})
+    for i in range(len(curve)):
+        if all(c["rate"] is not None and c["rate"] >= DECIDED for c in curve[i:]):
+            decided = curve[i]["at"]
+            break
+    drama = [g["drama"] for g in single if g["drama"] is not None]
+    starts = [x for g in games for x in g["rounds"] if x[1] >= 0]
+    fair = 1 / n
+    return {"measured": True, "read": read, "by": unit, "games": len(games), "single_winner": len(single),
+            "lead_changes": spread(changes), "stages": stages, "curve": curve, "decided_at": decided,
+            "trailed": rate(sum(bool(g["trailed"]) for g in single), len(single)),
+            "drama": spread(drama) if drama else None,
+            "margin": spread([g["margin"] for g in games if g["margin"] is not None], heavy=True),
+            "margins": [g["margin"] for g in games if g["margin"] is not None],
+            "round_starter": ({**rate(sum(s == w for s, w in starts), len(starts)), "fair": fair,
+                               "p": binomial_p(sum(s == w for s, w in starts), len(starts), fair)} if starts else None)}
+
+
+# ---- coverage and cards
 
 def coverage(records: list, elements) -> dict:
     games = len(records)
@@ -124,101 +286,208 @@ def coverage(records: list, elements) -> dict:
     for r in records:
         for e in r["fired"]:
             counts[e] += 1
-    rows = [{"kind": el.kind, "name": el.name, "where": el.where(elements.filename), "line": el.line,
+    rows = [{"index": i, "kind": el.kind, "name": el.name, "where": el.where(elements.filename), "line": el.line,
              "column": el.column, "text": el.text, "games": c, "share": c / games if games else 0.0}
-            for el, c in zip(elements.elements, counts)]
+            for i, (el, c) in enumerate(zip(elements.elements, counts))]
     rows.sort(key=lambda row: (row["line"], row["column"]))  # in the file's order
     return {"elements": rows, "never": [row for row in rows if row["games"] == 0]}
 
 
-def card_impact(records: list, game, n: int) -> dict:
-    """Per card, the win rate of the players who played it (held it at the end) against the others',
-    with intervals and a two-proportion test; significant after Bonferroni over the cards."""
+def card_correlation(records: list, context, n: int) -> dict:
+    """Per kind of card (identical copies together), the win rate of the players who played it (held
+    it at the end) against the others': a correlation, not a cause (players who play more cards
+    win more in a game of playing cards out; a winner who went out holds nothing). Fisher's exact
+    test, Benjamini-Hochberg over the kinds."""
     finished = [r for r in records if not r["limit_hit"]]
-    cards = game.prog.card_count()
+    kinds, names = context.kinds, context.kind_names
     out = {}
     for key in ("played", "held"):
-        with_n, with_w = [0] * cards, [0] * cards
+        with_n, with_w = [0] * len(names), [0] * len(names)
         for r in finished:
             for p in range(n):
                 won = r["results"][p] == "win"
-                for c in r[key][p]:
-                    with_n[c] += 1
-                    with_w[c] += won
+                for k in {kinds[c] for c in r[key][p]}:
+                    with_n[k] += 1
+                    with_w[k] += won
         pairs = len(finished) * n
         wins = sum(r["results"][p] == "win" for r in finished for p in range(n))
-        tested = [c for c in range(cards) if 0 < with_n[c] < pairs]
         rows = []
-        for c in tested:
-            test = two_rates(wins - with_w[c], pairs - with_n[c], with_w[c], with_n[c])
-            rows.append({"card": game.card_name(c), "with": rate(with_w[c], with_n[c]),
-                         "without": rate(wins - with_w[c], pairs - with_n[c]), "diff": test["diff"],
-                         "p": test["p"], "significant": test["p"] is not None and test["p"] < ALPHA / len(tested)})
+        for k in range(len(names)):
+            if 0 < with_n[k] < pairs:
+                test = two_rates(wins - with_w[k], pairs - with_n[k], with_w[k], with_n[k])
+                rows.append({"card": names[k], "with": rate(with_w[k], with_n[k]),
+                             "without": rate(wins - with_w[k], pairs - with_n[k]), "diff": test["diff"],
+                             "p": test["p"]})
+        fdr(rows)
         rows.sort(key=lambda row: -row["diff"])
         out[key] = rows
     return out
 
 
-def version_metrics(context, records: dict, bot: str) -> dict:
+def card_probes(probes: list, context) -> dict:
+    """Card impact by intervention (command.probe_task): per kind of card, the decider's result
+    when they play it at a decision where they could, against their best other move at the same
+    moment, both games then played on by the same bots with the same random future. Paired
+    differences of the win (and of the return), McNemar's exact test, Benjamini-Hochberg over the kinds."""
+    by_kind: dict[int, list] = {}
+    for pr in probes:
+        by_kind.setdefault(pr["kind"], []).append(pr)
+    rows = []
+    for k, prs in sorted(by_kind.items()):
+        test = paired_rates([pr["without"] for pr in prs], [pr["with"] for pr in prs])
+        rows.append({"card": context.kind_names[k], "probes": len(prs), **test,
+                     "effects": [int(pr["with"]) - int(pr["without"]) for pr in prs],
+                     "return": statistics.fmean(pr["return_with"] - pr["return_without"] for pr in prs)})
+    fdr(rows)
+    rows.sort(key=lambda row: -(row["diff"] or 0))
+    return {"rows": rows, "probes": len(probes), "kinds": len(context.kind_names)}
+
+
+# ---- the version, and its findings
+
+def version_metrics(context, records: dict, bot: str, probes: list | None = None) -> dict:
     """Every metric of one version from its records by set: 'main' (the fairness games) and
-    'skill:OTHER' (bot against OTHER)."""
+    'skill:OTHER' (bot against OTHER); `probes` the card probes, if any were played."""
     n, main = context.players, records["main"]
-    return {
+    out = {
         "games": len(main),
         "fairness": fairness(main, n),
         "skill": [skill(rs, bot, name.partition(":")[2], n) for name, rs in records.items() if name != "main"],
         "length": length(main, n),
-        "tension": tension(main, context.game.prog.heuristic is not None),
+        "pace": pace(main, n),
+        "decisions": decisions(main),
+        "tension": tension(main, n),
         "coverage": coverage(main, context.elements),
-        "cards": card_impact(main, context.game, n),
+        "cards": {"probes": card_probes(probes, context) if probes else None,
+                  "correlation": card_correlation(main, context, n)},
     }
+    out["findings"] = findings(out)
+    return out
+
+
+def findings(m: dict) -> list[dict]:
+    """Every finding of one version in plain words, the significant ones first."""
+    out = list(m["fairness"]["findings"])
+    for s in m["skill"]:
+        out.append(_finding("skill", s["finding"], s["significant"]))
+    probes = m["cards"]["probes"]
+    if probes:
+        for row in probes["rows"]:
+            if row["significant"]:
+                kind = "wins games" if row["diff"] > 0 else "loses games"
+                out.append(_finding("cards", f"{row['card']} {kind}: playing it when one can changes the player's "
+                                    f"win rate by {pp(row['diff'])} ({pp(row['ci'][0])} to {pp(row['ci'][1])}) against "
+                                    f"their best other move, over {row['probes']} decisions ({p_text(row['q'], 'q')})", True))
+        if not any(row["significant"] for row in probes["rows"]) and probes["rows"]:
+            top = max(probes["rows"], key=lambda row: abs(row["diff"] or 0))
+            out.append(_finding("cards", f"can't tell yet whether any card decides games: the largest effect is "
+                                f"{top['card']}'s {pp(top['diff'])} over {top['probes']} decisions"
+                                + _settle_text(top["settle"], "decisions"), False))
+    cov = m["coverage"]
+    never = [e for e in cov["never"] if e["kind"] != "say"]
+    if cov["never"]:
+        worst = next((e for e in never if e["kind"] in ("action", "trigger", "modifier", "steps")),
+                     (never or cov["never"])[0])
+        out.append(_finding("rules", f"{plural(len(cov['never']), 'rule')} never fired in {m['games']} games, "
+                            f"such as the {worst['kind']} at {worst['where']} ({worst['text'][:60]})", True))
+    ln = m["length"]
+    mv = ln["moves"]
+    if mv["max"] and mv["median"] and mv["max"] > 5 * mv["median"]:
+        out.append(_finding("length", f"a long tail: the median game takes {mv['median']:.0f} moves, one in twenty "
+                            f"more than {mv['p95']:,}, the longest {mv['max']:,}", True))
+    if ln["limit_hit"]["count"]:
+        out.append(_finding("length", f"{plural(ln['limit_hit']['count'], 'game')} hit the move limit and never ended",
+                            True))
+    t = m["tension"]
+    if t["measured"] and t["decided_at"] is not None and t["decided_at"] <= 0.25:
+        out.append(_finding("tension", f"a runaway leader: the leader at {pct(t['decided_at'])} of the game goes on "
+                            f"to win at least {pct(DECIDED)} of the time", True))
+    out.sort(key=lambda f: not f["significant"])
+    return out
 
 
 # ---- two versions
 
-def compare(base: dict, other: dict, base_records: dict, other_records: dict, same_file: bool, n: int) -> dict:
-    """The second version against the first: each headline metric's difference, interval and test."""
+def compare(base: dict, other: dict, base_records: dict, other_records: dict, same_file: bool, n: int,
+            bot: str, paired: bool = True) -> dict:
+    """The second version against the first, each row a test (paired on the same seeds, or not),
+    the rows corrected together; and the rules that fire more or less often (corrected apart)."""
     b, o = base_records["main"], other_records["main"]
-    rows = []
+    rows: list[dict] = []
 
-    def add_rate(name, x1, n1, x2, n2):
-        rows.append({"metric": name, "base": x1 / n1 if n1 else None, "other": x2 / n2 if n2 else None,
-                     **two_rates(x1, n1, x2, n2)})
+    def outcome(name, fb, fo, rb=b, ro=o):
+        xs, ys = [bool(fb(r)) for r in rb], [bool(fo(r)) for r in ro]
+        test = paired_rates(xs, ys) if paired else two_rates(sum(xs), len(xs), sum(ys), len(ys))
+        rows.append({"metric": name, "unit": "%", **test})
 
-    def add_mean(name, v1, v2):
-        rows.append({"metric": name, "base": statistics.fmean(v1) if v1 else None,
-                     "other": statistics.fmean(v2) if v2 else None, **two_means(v1, v2)})
+    def quantity(name, fb, fo=None, unit="", rb=b, ro=o):
+        fo = fo or fb
+        xs, ys = [fb(r) for r in rb], [fo(r) for r in ro]
+        if paired:
+            keep = [(x, y) for x, y in zip(xs, ys) if x is not None and y is not None]
+            test = paired_values([x for x, _ in keep], [y for _, y in keep])
+        else:
+            test = two_values([x for x in xs if x is not None], [y for y in ys if y is not None])
+        rows.append({"metric": name, "unit": unit, **test})
 
     for p in range(n):
-        add_rate(f"seat {p + 1} win rate", sum(_win(r, p) for r in b), len(b), sum(_win(r, p) for r in o), len(o))
-    add_rate("first player's win rate", sum(_win(r, r["first"]) for r in b), len(b),
-             sum(_win(r, r["first"]) for r in o), len(o))
-    for sb, so in zip(base["skill"], other["skill"]):
-        add_rate(f"{sb['bot']}'s win rate against {sb['against']}", sb["count"], sb["n"], so["count"], so["n"])
-    add_mean("moves per game", [r["moves"] for r in b], [r["moves"] for r in o])
-    add_mean("rounds per game", [r["rounds"] for r in b], [r["rounds"] for r in o])
-    add_rate("decisions with one legal move", sum(r["forced"] for r in b), sum(r["decisions"] for r in b),
-             sum(r["forced"] for r in o), sum(r["decisions"] for r in o))
-    add_rate("games that hit the move limit", sum(r["limit_hit"] for r in b), len(b),
-             sum(r["limit_hit"] for r in o), len(o))
-    if base["tension"]["measured"] and other["tension"]["measured"]:
-        lb = [r["lead"] for r in b if r["lead"]]
-        lo = [r["lead"] for r in o if r["lead"]]
-        add_mean("lead changes", [x["changes"] for x in lb], [x["changes"] for x in lo])
-        add_mean("winner decided at (share of the game)", [x["decided_at"] for x in lb if x["decided_at"] is not None],
-                 [x["decided_at"] for x in lo if x["decided_at"] is not None])
-        sb = [x for x in lb if x["behind"] is not None]
-        so = [x for x in lo if x["behind"] is not None]
-        add_rate("the winner was behind at some point", sum(x["behind"] for x in sb), len(sb),
-                 sum(x["behind"] for x in so), len(so))
-    never_b, never_o = len(base["coverage"]["never"]), len(other["coverage"]["never"])
-    rows.append({"metric": "elements that never fired", "base": never_b, "other": never_o,
-                 "diff": never_o - never_b, "ci": None, "p": None, "significant": False})
+        outcome(f"seat {p + 1} win rate", lambda r, p=p: _win(r, p), lambda r, p=p: _win(r, p))
+    outcome("first player's win rate", lambda r: _win(r, r["first"]), lambda r: _win(r, r["first"]))
+    for name, rb in base_records.items():
+        if name != "main" and name in other_records:
+            mine = lambda r: _win(r, r["seats"].index(bot))  # noqa: E731
+            outcome(f"{bot}'s win rate against {name.partition(':')[2]}", mine, mine, rb, other_records[name])
+    quantity("moves per game", lambda r: r["moves"])
+    quantity("rounds per game", lambda r: r["rounds"])
+    quantity("decisions with one legal move", lambda r: r["forced"] / r["decisions"] if r["decisions"] else None,
+             unit="%")
+    quantity("winners per game", lambda r: None if r["limit_hit"] else sum(x == "win" for x in r["results"]))
+    outcome("games that hit the move limit", lambda r: r["limit_hit"], lambda r: r["limit_hit"])
+    quantity("downtime (others' decisions between two of one's own)", lambda r: r["pace"]["downtime"])
+    if base["tension"]["measured"] and other["tension"]["measured"] and base["tension"]["by"] == other["tension"]["by"]:
+        unit = base["tension"]["by"]
+
+        def per(r, key):
+            t = r["tension"][unit]
+            return None if r["limit_hit"] else t[key]
+        quantity(f"lead changes per {unit}",
+                 lambda r: None if r["limit_hit"] or r["tension"][unit]["points"] < 2 else
+                 r["tension"][unit]["changes"] / (r["tension"][unit]["points"] - 1))
+        quantity("drama (the winner's gap behind the leader)", lambda r: per(r, "drama"))
+    fdr(rows)
     changed = []
     if same_file:
+        fired_b, fired_o = [set(r["fired"]) for r in b], [set(r["fired"]) for r in o]
         for eb, eo in zip(base["coverage"]["elements"], other["coverage"]["elements"]):
-            test = two_rates(eb["games"], len(b), eo["games"], len(o))
-            if test["significant"]:
-                changed.append({"where": eb["where"], "kind": eb["kind"], "text": eb["text"],
-                                "base": eb["share"], "other": eo["share"], **test})
-    return {"rows": rows, "coverage_changes": changed}
+            xs = [eb["index"] in f for f in fired_b]
+            ys = [eo["index"] in f for f in fired_o]
+            test = paired_rates(xs, ys) if paired else two_rates(sum(xs), len(xs), sum(ys), len(ys))
+            changed.append({"where": eb["where"], "kind": eb["kind"], "text": eb["text"],
+                            "base": sum(xs) / len(xs) if xs else None, "other": sum(ys) / len(ys) if ys else None,
+                            **test})
+        fdr(changed)
+        changed = [c for c in changed if c["significant"]]
+    return {"rows": rows, "coverage_changes": changed, "card_changes": card_changes(base, other), "paired": paired,
+            "findings": [_row_finding(row) for row in rows if row["significant"]]}
+
+
+def card_changes(base: dict, other: dict) -> list[dict]:
+    """The kinds of card whose probed effect differs between two versions (the probes of each are
+    their own moments: the rank-sum test of the paired differences, Benjamini-Hochberg over the kinds)."""
+    pb, po = base["cards"]["probes"], other["cards"]["probes"]
+    if not pb or not po:
+        return []
+    rows = []
+    effects_b = {row["card"]: row["effects"] for row in pb["rows"]}
+    for row in po["rows"]:
+        if row["card"] in effects_b:
+            rows.append({"card": row["card"], **two_values(effects_b[row["card"]], row["effects"])})
+    fdr(rows)
+    return [row for row in rows if row["significant"]]
+
+
+def _row_finding(row: dict) -> str:
+    diff = pp(row["diff"]) if row["unit"] == "%" else f"{row['diff']:+.2f}"
+    ci = (f"{pp(row['ci'][0])} to {pp(row['ci'][1])}" if row["unit"] == "%"
+          else f"{row['ci'][0]:+.2f} to {row['ci'][1]:+.2f}") if row["ci"] else "no interval"
+    return f"{row['metric']}: {diff} ({ci}; {p_text(row['q'], 'q')})"

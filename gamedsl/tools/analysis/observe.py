@@ -1,8 +1,8 @@
 """One bot game, watched: what the design report needs of it, in a small record.
 
 The bots think as they always do; the watching happens only around the real game's moves
-(the lines its rules run, the modifiers in force, the leader by the game's heuristic), so a
-record costs a few times a plain game, not more.
+(the statements its rules run, the modifiers in force, the standings at the ends of turns and
+rounds, a few decisions weighed), so a record costs a little more than a plain game.
 """
 from __future__ import annotations
 
@@ -10,16 +10,21 @@ from ...bots import make_bot
 from ...engine import load_source
 from ...errors import GamedslError, GameRuntimeError
 from ..simulate import bot_seed
-from .elements import Elements, Tracer
+from .elements import Elements, Ran
+from .standing import Watch
 
 
 class Context:
     """What a worker needs to watch games of one version: the game, its elements, players and options."""
 
     def __init__(self, text: str, filename: str, players: int, options: dict):
-        self.game = load_source(text, filename)
+        self.game = load_source(text, filename, coverage=True)  # its code marks each statement that runs
         self.players, self.options = players, options
         self.elements = Elements(self.game)
+        # identical copies are one kind of card (Mad King's two Romance): kind per card, and its name
+        names = [self.game.card_name(c) for c in range(self.game.card_count())]
+        self.kind_names = list(dict.fromkeys(names))
+        self.kinds = [self.kind_names.index(name) for name in names]
 
 
 def setup(text: str, filename: str, players: int, options: dict) -> Context:
@@ -42,49 +47,51 @@ def watch_task(context: Context, task: tuple) -> dict:
 def watch(context: Context, seed: int, seats: list[str]) -> dict:
     """Play one game with the bots `seats` (one spec per position) and return its record.
 
-    The record: seed, seats, limit_hit, results, places, returns, moves, moves per player,
-    rounds, the first player to decide, decisions / forced (one legal move) / choices (legal
-    moves summed over decisions), the lead (changes, whether and how long the winner was behind,
-    when the winner was decided) when the game has a heuristic, the elements that fired, and per
-    player the cards they played and held at the end.
+    The record: seed, seats, limit_hit, results, places, returns, moves (and the moves made),
+    moves per player, rounds, the first player to decide, decisions / forced (one legal move) /
+    choices (legal moves summed over decisions), the elements that fired, per player the cards they
+    played and held at the end, per card kind the first contested decision where it could be
+    played (for the card probes), and the standings and pace (standing.Watch).
     """
     game, n = context.game, context.players
     elements = context.elements
-    tracer = Tracer(game.prog.module_name)
-    with tracer:  # the setup's rules run here
+    ran = Ran(game.prog)
+    with ran:  # the setup's rules run here
         state = game.new_state(players=n, seed=seed, options=context.options)
     bots = [make_bot(spec, bot_seed(seed, p)) for p, spec in enumerate(seats)]
     decoded = game.decoded
-    heuristic = game.prog.heuristic is not None
+    kinds = context.kinds
     played = [set() for _ in range(n)]
     moves_by = [0] * n
     actions: set[str] = set()
     modifiers: set[int] = set()
-    leaders: list[int] = []  # after each move: the player strictly ahead by the heuristic, or -1
-    behind: list[int] = []  # after each move: the players strictly behind the best (a bit each)
+    contested: dict[int, int] = {}  # card kind -> the first decision (move index) it could be played among others
     first = state.current_player()
     decisions = forced = choices = 0
     modifiers |= elements.modifiers_in_force(state, n)
+    seen = Watch(state, seed)
     while not state.is_terminal():
         p = state.current_player()
         legal = state.pending[1]
         decisions += 1
         forced += len(legal) == 1
         choices += len(legal)
+        if len(legal) > 1:
+            here = {kinds[decoded[a][1]] for a in legal if decoded[a][0].param_type == "card"}
+            if len(here) > 1 or (here and any(decoded[a][0].param_type != "card" for a in legal)):
+                for k in here:
+                    contested.setdefault(k, state.moves)
+        seen.decision(state)
         move = bots[p].choose(state)
         act, arg = decoded[move]
         actions.add(act.name)
         if act.param_type == "card":
             played[p].add(arg)
         moves_by[p] += 1
-        with tracer:
+        with ran:  # the real move's rules, not the bot's thinking before it
             state.apply_action(move)
         modifiers |= elements.modifiers_in_force(state, n)
-        if heuristic and not state.is_terminal():
-            values = [state.evaluate(q) for q in range(n)]
-            top = max(values)
-            leaders.append(values.index(top) if values.count(top) == 1 else -1)
-            behind.append(sum(1 << q for q in range(n) if values[q] < top))
+        seen.moved(state)
     finished = not state.limit_hit
     held = [set() for _ in range(n)]
     for z in game.prog.zones:
@@ -94,35 +101,12 @@ def watch(context: Context, seed: int, seats: list[str]) -> dict:
     best = [q for q in range(n) if finished and state.results[q] == "win"]  # the winner the lead is about...
     if len(best) != 1:
         best = [q for q in range(n) if finished and state.places[q] == 1]  # ...or the one player placed first
-    fired = elements.fired(tracer.lines, actions, modifiers)
+    fired = elements.fired(ran.markers, actions, modifiers)
     return {
         "seed": seed, "seats": seats, "limit_hit": state.limit_hit, "results": list(state.results),
         "places": list(state.places) if finished else [None] * n, "returns": state.returns(),
-        "moves": state.moves, "moves_by": moves_by, "rounds": state.round_number, "first": first,
-        "decisions": decisions, "forced": forced, "choices": choices,
-        "lead": _lead(leaders, behind, best) if heuristic else None,
+        "moves": state.moves, "history": list(state.history), "moves_by": moves_by, "rounds": state.round_number,
+        "first": first, "decisions": decisions, "forced": forced, "choices": choices,
         "fired": sorted(fired), "played": [sorted(c) for c in played], "held": [sorted(c) for c in held],
+        "contested": contested, **seen.record(state, best[0] if len(best) == 1 else -1),
     }
-
-
-def _lead(leaders: list[int], behind: list[int], winners: list[int]) -> dict:
-    """Lead changes (a strict leader replaced by another), and for a single winner (the one player
-    who won, or else the one placed first): whether and for
-    what share of the moves they were strictly behind, and the share of the game after which the
-    strict leader was always them (1.0: only the end decided it)."""
-    changes, last = 0, -1
-    for leader in leaders:
-        if leader >= 0:
-            if last >= 0 and leader != last:
-                changes += 1
-            last = leader
-    out = {"changes": changes, "behind": None, "behind_share": None, "decided_at": None}
-    if len(winners) == 1 and leaders:
-        w = winners[0]
-        trailing = sum(1 for b in behind if b >> w & 1)
-        out["behind"], out["behind_share"] = trailing > 0, trailing / len(behind)
-        decided = len(leaders)
-        while decided > 0 and leaders[decided - 1] == w:
-            decided -= 1
-        out["decided_at"] = decided / len(leaders)
-    return out
