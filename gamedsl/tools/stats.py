@@ -144,7 +144,8 @@ def paired_values(a: list, b: list, seed: int = 0) -> dict:
     p = float(sst.wilcoxon(diffs, zero_method="zsplit").pvalue)
     ci = _boot_mean((np.asarray(diffs, float),), seed)
     return _test(mean, ci, p, statistics.stdev(diffs), base=statistics.fmean(a), other=statistics.fmean(b),
-                 median=float(statistics.median(diffs)))
+                 median=float(statistics.median(diffs)), base_median=float(statistics.median(a)),
+                 other_median=float(statistics.median(b)))
 
 
 def two_values(a: list, b: list, seed: int = 0) -> dict:
@@ -161,7 +162,8 @@ def two_values(a: list, b: list, seed: int = 0) -> dict:
                         rng=np.random.default_rng(seed))
     sd = math.sqrt((statistics.variance(a) + statistics.variance(b)))
     return _test(diff, (res.confidence_interval.low, res.confidence_interval.high), p, sd,
-                 base=statistics.fmean(a), other=statistics.fmean(b))
+                 base=statistics.fmean(a), other=statistics.fmean(b), base_median=float(statistics.median(a)),
+                 other_median=float(statistics.median(b)))
 
 
 def _boot_mean(data: tuple, seed: int):

@@ -68,6 +68,17 @@ class Elements:
                 name = _STATEMENT_NAMES.get(type(node).__name__, type(node).__name__.lower())
                 by_span[node.span] = add(kind, name, node.span)
         self.by_span = by_span
+        # per element: the action, trigger, steps or modifier it is written in (None: a declaration, or
+        # a statement of the setup, a round or the outcome)
+        self.parent: list[int | None] = [None] * len(self.elements)
+        for d in model.decls:
+            own = self.actions.get(d.name) if isinstance(d, m.ActionDecl) else by_span.get(d.span) \
+                if isinstance(d, (m.TriggerDecl, m.StepsDecl)) else None
+            if own is not None:
+                for node in m.walk(list(d.body)):
+                    e = by_span.get(node.span) if isinstance(node, m.Stmt) else None
+                    if e is not None and e != own:
+                        self.parent[e] = own
         # coverage marker k -> its element (None: a span the report does not list)
         self.by_marker = [by_span.get(span) for span in prog.markers]
 

@@ -12,7 +12,8 @@ _STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 72em; margin: 2em auto; padding: 0 1em; color: #222; }
 h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #ccc; margin-top: 2em; } h3 { margin-bottom: .3em; }
 table { border-collapse: collapse; margin: .5em 0 1em; } td, th { padding: .2em .8em; text-align: right; }
-td:first-child, th:first-child, table.text td, table.text th { text-align: left; }
+td:first-child, th:first-child, table.text td, table.text th { text-align: left; } td { white-space: nowrap; }
+table.text td:last-child, table.text td:nth-child(2) { white-space: normal; }
 tr:nth-child(even) { background: #f5f5f5; }
 .findings { border: 2px solid #3870c0; border-radius: 6px; padding: .6em 1em; margin: 1em 0; }
 .finding { border-left: 4px solid #3870c0; padding: .3em .8em; margin: .4em 0; background: #eef5ff; }
@@ -220,19 +221,25 @@ def _comparison_section(r: dict) -> str:
         if c["findings"]:
             out.append("<div class=findings>" + "".join(f"<div class=finding>{escape(t)}</div>"
                                                          for t in c["findings"]) + "</div>")
-        out.append(_table(["metric", c["base"], c["other"], "difference (95% CI)", "p", "q"], [
-            [escape(row["metric"]), _val(row.get("base"), row["unit"]), _val(row.get("other"), row["unit"]),
+        out.append(_table(["metric", f"{c['base']}: mean", f"{c['other']}: mean", "difference of the means (95% CI)",
+                           "p", "q"], [
+            [escape(row["metric"]), _side(row, "base"), _side(row, "other"),
              _val(row["diff"], row["unit"], True) + ("" if not row["ci"] else
                                                       f" ({_val(row['ci'][0], row['unit'], True)} to "
                                                       f"{_val(row['ci'][1], row['unit'], True)})"),
              _p(row["p"]), _q(row)] for row in c["rows"]], raw=True))
-        if c["coverage_changes"]:
-            out.append("<p>Rules that fire significantly more or less often (paired per game, Benjamini-Hochberg "
-                       "over the rules):</p>" + _table(
+        changes = sorted(c["coverage_changes"], key=lambda ch: -abs(ch["diff"]))
+        if changes:
+            more = f"; the {len(changes) - 30} others are in --json" if len(changes) > 30 else ""
+            out.append(f"<p>{M.plural(len(changes), 'rule')} fire significantly more or less often (paired per game, "
+                       f"Benjamini-Hochberg over the rules; the largest changes first{more}):</p>" + _table(
                            ["where", "source", c["base"], c["other"], "q"],
                            [[f"<code>{escape(ch['where'])}</code>", f"<code>{escape(ch['text'][:70])}</code>",
-                             _pct(ch["base"]), _pct(ch["other"]), _q(ch)] for ch in c["coverage_changes"]],
+                             _pct(ch["base"]), _pct(ch["other"]), _q(ch)] for ch in changes[:30]],
                            raw=True, text=True))
+        if c["card_changes"]:
+            out.append("<p>Cards whose probed effect differs: " + ", ".join(
+                f"{escape(ch['card'])} ({M.pp(ch['diff'])})" for ch in c["card_changes"]) + ".</p>")
         out.append(f"<p class=dim>Tested {how}; significant rows survive Benjamini-Hochberg at 5% over the rows.</p>")
     return "".join(out)
 
@@ -342,6 +349,15 @@ def _val(x, unit: str, sign: bool = False) -> str:
     if unit == "%":
         return f"{100 * x:+.0f} points" if sign else M.pct(x)
     return f"{x:+.2f}" if sign else _num(x)
+
+
+def _side(row: dict, side: str) -> str:
+    """One version's figure of a comparison row: a rate, or a per-game quantity's mean with its median."""
+    x = row.get(side)
+    median = row.get(f"{side}_median")
+    if median is None or x is None or row["unit"] == "%":
+        return _val(x, row["unit"])
+    return f"{_num(x)} <span class=dim>(median {_num(median)})</span>"
 
 
 def _pct(x) -> str:

@@ -134,7 +134,7 @@ def _fairness_findings(f: dict, games: int) -> list[dict]:
     if first["n"] and first["significant"]:
         kind = "a first-player advantage" if first["rate"] > expected else "a first-player disadvantage"
         out.append(_finding("fairness", f"the player who decides first wins {rate_text(first)}, expected "
-                            f"{pct(expected)}: {kind} ({p_text(first['p'])})", True))
+                            f"{pct(expected)}: {kind} ({p_text(first['p'])}, {p_text(first['q'], 'q')})", True))
     if not out and games:
         worst = max(f["per_seat"] + [first], key=lambda s: abs(s["effect"] or 0))
         who = f"seat {worst['seat']}" if "seat" in worst else "the first player"
@@ -143,9 +143,9 @@ def _fairness_findings(f: dict, games: int) -> list[dict]:
                             f"{pp(worst['effect'])} ({rate_text(worst)} against {pct(expected)})"
                             + _settle_text(games_to_settle(worst["effect"], sd)), False))
     w = f["winners"]
-    if w["mean"] is not None and w["max"] and w["max"] > 1:
+    if w["mean"] is not None and f["shared"]["rate"] and f["shared"]["rate"] >= 0.05:
         out.append(_finding("winners", f"a game can have several winners: on average {w['mean']:.1f} of the players "
-                            f"win ({f['shared']['rate'] and pct(f['shared']['rate'])} of games are shared wins), so "
+                            f"win ({pct(f['shared']['rate'])} of games are shared wins), so "
                             f"the win shares of the seats add up to {pct(w['mean'])}", True))
     if f["no_winner"]:
         out.append(_finding("winners", f"{plural(f['no_winner'], 'game')} ended with no winner", True))
@@ -287,8 +287,8 @@ def coverage(records: list, elements) -> dict:
         for e in r["fired"]:
             counts[e] += 1
     rows = [{"index": i, "kind": el.kind, "name": el.name, "where": el.where(elements.filename), "line": el.line,
-             "column": el.column, "text": el.text, "games": c, "share": c / games if games else 0.0}
-            for i, (el, c) in enumerate(zip(elements.elements, counts))]
+             "column": el.column, "text": el.text, "games": c, "share": c / games if games else 0.0,
+             "parent": elements.parent[i]} for i, (el, c) in enumerate(zip(elements.elements, counts))]
     rows.sort(key=lambda row: (row["line"], row["column"]))  # in the file's order
     return {"elements": rows, "never": [row for row in rows if row["games"] == 0]}
 
@@ -399,9 +399,15 @@ def findings(m: dict) -> list[dict]:
         out.append(_finding("length", f"{plural(ln['limit_hit']['count'], 'game')} hit the move limit and never ended",
                             True))
     t = m["tension"]
-    if t["measured"] and t["decided_at"] is not None and t["decided_at"] <= 0.25:
-        out.append(_finding("tension", f"a runaway leader: the leader at {pct(t['decided_at'])} of the game goes on "
-                            f"to win at least {pct(DECIDED)} of the time", True))
+    if t["measured"] and t["single_winner"]:
+        mid = t["stages"]["50%"]
+        when = (f"decided from {pct(t['decided_at'])} of the game on (the leader then wins at least "
+                f"{pct(DECIDED)} of the time)" if t["decided_at"] is not None else "never decided before the end")
+        text = (f"the leader at half-time goes on to win {rate_text(mid['leader_wins'])}, the last player "
+                f"{rate_text(mid['last_wins'])}; {when}")
+        if t["decided_at"] is not None and t["decided_at"] <= 0.25:
+            text = "a runaway leader: " + text
+        out.append(_finding("tension", text, True))
     out.sort(key=lambda f: not f["significant"])
     return out
 
@@ -411,7 +417,8 @@ def findings(m: dict) -> list[dict]:
 def compare(base: dict, other: dict, base_records: dict, other_records: dict, same_file: bool, n: int,
             bot: str, paired: bool = True) -> dict:
     """The second version against the first, each row a test (paired on the same seeds, or not),
-    the rows corrected together; and the rules that fire more or less often (corrected apart)."""
+    the rows corrected together; and the rules (actions, triggers, modifiers, steps, the statements
+    of the setup, rounds and outcome) that fire more or less often, corrected apart."""
     b, o = base_records["main"], other_records["main"]
     rows: list[dict] = []
 
@@ -459,6 +466,8 @@ def compare(base: dict, other: dict, base_records: dict, other_records: dict, sa
     if same_file:
         fired_b, fired_o = [set(r["fired"]) for r in b], [set(r["fired"]) for r in o]
         for eb, eo in zip(base["coverage"]["elements"], other["coverage"]["elements"]):
+            if eb["parent"] is not None:  # a rule is compared as a whole: its statements follow it
+                continue
             xs = [eb["index"] in f for f in fired_b]
             ys = [eo["index"] in f for f in fired_o]
             test = paired_rates(xs, ys) if paired else two_rates(sum(xs), len(xs), sum(ys), len(ys))
