@@ -227,6 +227,16 @@ def test_a_card_that_wins_when_played_is_found_by_intervention(capsys):
     assert any(f["topic"] == "cards" and f["text"].startswith("6 wins games") for f in m["findings"])
 
 
+def test_a_card_nobody_ever_plays_is_a_finding(capsys):
+    boxed = TRUMP.replace("zone table per player: public", "zone table per player: public\nzone box: hidden") \
+        .replace("setup { shuffle deck", "setup { move card(1) to box  shuffle deck")
+    Path("boxed.game").write_text(boxed, encoding="utf-8")
+    m = run_json(capsys, "boxed.game", "--games", "30", "--skill-games", "2", "--probes", "0", "--seats", "random",
+                 "--jobs", "1")["versions"][0]["metrics"]
+    assert m["cards"]["correlation"]["never_played"] == ["1"]
+    assert any(f["text"] == "1 kind of card never played in 30 games: 1" for f in m["findings"])
+
+
 def test_not_significant_is_worded_as_cant_tell_yet_with_games_to_settle(capsys):
     m = run_json(capsys, "race.game", "--games", "30", "--skill-games", "2", "--probes", "0",
                  "--jobs", "1")["versions"][0]["metrics"]

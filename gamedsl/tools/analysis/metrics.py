@@ -321,6 +321,8 @@ def card_correlation(records: list, context, n: int) -> dict:
         fdr(rows)
         rows.sort(key=lambda row: -row["diff"])
         out[key] = rows
+        if key == "played":
+            out["never_played"] = [names[k] for k in range(len(names)) if with_n[k] == 0] if any(with_n) else []
     return out
 
 
@@ -383,6 +385,10 @@ def findings(m: dict) -> list[dict]:
             out.append(_finding("cards", f"can't tell yet whether any card decides games: the largest effect is "
                                 f"{top['card']}'s {pp(top['diff'])} over {top['probes']} decisions"
                                 + _settle_text(top["settle"], "decisions"), False))
+    dead = m["cards"]["correlation"]["never_played"]
+    if dead:
+        out.append(_finding("cards", f"{plural(len(dead), 'kind')} of card never played in {m['games']} games: "
+                            + ", ".join(dead[:12]) + (", ..." if len(dead) > 12 else ""), True))
     cov = m["coverage"]
     never = [e for e in cov["never"] if e["kind"] != "say"]
     if cov["never"]:
