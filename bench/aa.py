@@ -34,7 +34,7 @@ def measure(name: str, count: int, probes: int, splits: int, jobs: int) -> dict:
     players = game.min_players if name != "laus" else 3
     args = (game.text, game.prog.filename, players, {})
     t0 = time.perf_counter()
-    records = run_tasks(setup, args, watch_task, tasks_of(players, count, ["greedy"], "greedy", 0, 0)[:count], jobs)
+    records = run_tasks(setup, args, watch_task, tasks_of(players, count, ["greedy"] * players, "greedy", 0, 0)[:count], jobs)
     found = [x for x in run_tasks(setup, args, probe_task, plan(records, probes), jobs) if x] if probes else None
     got = aa.split_runs(Context(*args), records, "greedy", found, repetitions=splits)
     got.update(game=name, players=players, probes=len(found or ()), seconds=time.perf_counter() - t0)

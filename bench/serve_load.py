@@ -37,6 +37,7 @@ class Seat:
 
     def __init__(self, url: str, link: str, seed: int, deadline: float):
         self.url = url.replace("http://", "ws://") + "/ws/" + link.rsplit("/", 1)[-1]
+        self.origin = url  # a browser page of the server sends its own origin
         self.rng, self.deadline = random.Random(seed), deadline
         self.sent = self.errors = 0
         self.messages: list[str] = []
@@ -46,7 +47,7 @@ class Seat:
         self.frames = 0
 
     async def play(self):
-        async with websockets.connect(self.url, max_size=None) as ws:
+        async with websockets.connect(self.url, max_size=None, origin=self.origin) as ws:
             answered = None
             while True:
                 try:
@@ -75,7 +76,9 @@ class Seat:
 
 async def one_table(url: str, seed: int, deadline: float, options: dict, data: Path, out: dict):
     """Tables one after the other until the deadline: two players, a random bot and a spectator each."""
-    async with httpx.AsyncClient(timeout=30) as http:
+    async with httpx.AsyncClient(timeout=30, headers={"Origin": url}) as http:  # as the lobby's page does:
+        page = await http.get(url + "/")  # its Origin, and the CSRF token of the page (and its cookie)
+        http.headers["X-CSRF-Token"] = re.search(r'<meta name="csrf-token" content="([^"]+)">', page.text)[1]
         while time.monotonic() < deadline - 1:
             r = await http.post(url + "/api/tables", json={"players": 3, "seats": ["human", "human", "random"],
                                                            "options": options, "seed": seed})

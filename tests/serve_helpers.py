@@ -20,10 +20,17 @@ GAMES = ROOT / "games"
 
 
 class Served:
-    """`gamedsl serve GAME --port 0 --data DATA ...` in a process of its own; .url once it listens."""
+    """`gamedsl serve GAME --port 0 --data DATA ...` in a process of its own; .url once it listens.
 
-    def __init__(self, game, data, *args):
+    With --allow-scripts unless scripts=False: test_serve.py's own requests and WebSockets are a
+    script's, with no Origin header (a browser always sends one). The helpers below send Origin and the
+    CSRF token as the lobby's page does, so they work either way; test_serve_security.py uses
+    scripts=False."""
+
+    def __init__(self, game, data, *args, scripts: bool = True):
         self.game, self.data, self.args = Path(game), Path(data), [str(a) for a in args]
+        if scripts:
+            self.args.append("--allow-scripts")
         self.proc = None
         self.url = None
 
@@ -70,9 +77,23 @@ class Served:
         self.stop()
 
 
+def lobby_client(url: str) -> httpx.Client:
+    """An HTTP client as the lobby's page is one: it has loaded the lobby (the CSRF cookie), and sends the
+    server's own Origin and the page's CSRF token."""
+    client = httpx.Client(base_url=url, timeout=20, headers={"Origin": url})
+    page = client.get("/")
+    assert page.status_code == 200, page.text
+    client.headers["X-CSRF-Token"] = re.search(r'<meta name="csrf-token" content="([^"]+)">', page.text)[1]
+    return client
+
+
 def create_table(url: str, players: int, seats: list[str], options: dict | None = None, seed: int = 1) -> dict:
-    r = httpx.post(url + "/api/tables", json={"players": players, "seats": seats, "options": options or {},
-                                             "seed": seed}, timeout=20)
+    client = lobby_client(url)
+    try:
+        r = client.post("/api/tables", json={"players": players, "seats": seats, "options": options or {},
+                                             "seed": seed})
+    finally:
+        client.close()
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -87,6 +108,7 @@ class Player:
 
     def __init__(self, url: str, link: str, policy, stop_after=None, wait=None):
         self.url, self.link, self.policy, self.stop_after = ws_url(url, link), link, policy, stop_after
+        self.origin = url  # the server's own origin, as a page of it sends
         self.wait = wait  # seconds to think before answering a frame (None: answer at once)
         self.raw: list[str] = []
         self.frames: list[dict] = []
@@ -94,7 +116,7 @@ class Player:
         self.sent = 0
 
     async def play(self):
-        async with websockets.connect(self.url, max_size=None) as ws:
+        async with websockets.connect(self.url, max_size=None, origin=self.origin) as ws:
             answered = None
             while True:
                 text = await ws.recv()

@@ -10,12 +10,17 @@
     GET  /t/TOKEN           the table page of a seat (or of a spectator)
     WS   /ws/TOKEN          the play: the server sends {"type": "state", ...} after every change;
                             the client sends {"type": "move", "move": N, "turn": T}
+
+Everything passes through security.Guard first (Host and Origin checks, the CSRF token, the
+security headers); the WebSocket connections are counted by security.Limits.
 """
 from __future__ import annotations
 
 import collections
 import contextlib
 import json
+import os
+import re
 import secrets
 import statistics
 import time
@@ -35,7 +40,8 @@ from ...version import __version__
 from ..console import load
 from ..logfile import LogError, file_sha256, read_log, replay_moves, rewrite
 from ..simulate import bot_seed, effective_options, seat_problem
-from .store import Store, new_table_id
+from .security import TRY_AGAIN_LATER, Guard, Limits, Policy, Refused, close_reason, read_body
+from .store import SPECTATOR, Store, new_table_id
 from .table import MAX_FRAME, Conn, GroupLog, Settings, Table, log_path
 
 # The lobby's choices for a seat: a person, or a bot at a pace people can follow (ismcts with a cut
@@ -43,6 +49,19 @@ from .table import MAX_FRAME, Conn, GroupLog, Settings, Table, log_path
 # spec make_bot accepts.
 SEAT_KINDS = ("human", "random", "greedy", "ismcts:300:cut=30")
 STATIC = resources.files("gamedsl.tools.serve") / "static"
+SEED_BITS = 128  # a table's seed: a search through every seed must be out of reach
+
+
+def parse_seed(seed) -> int:
+    """The form's seed: a whole number from 0 to 2**128 - 1, as a JSON number or as a text of digits (a
+    browser's numbers lose digits past 2**53); none: 128 random bits from `secrets`."""
+    if seed is None or seed == "":
+        return secrets.randbits(SEED_BITS)
+    if isinstance(seed, str) and re.fullmatch(r"\s*[0-9]{1,40}\s*", seed):
+        seed = int(seed)
+    if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < 2 ** SEED_BITS:
+        return seed
+    raise GamedslError(f"the seed is a whole number from 0 to 2**{SEED_BITS} - 1 (leave it empty for a random one)")
 
 
 class Server:
@@ -77,22 +96,26 @@ class Server:
         if not isinstance(options, dict) or not all(isinstance(v, (str, int)) for v in options.values()):
             raise GamedslError("options are given as {NAME: VALUE}")
         options = effective_options(game, {str(k): v for k, v in options.items()})
-        if seed is None:
-            seed = 1 + secrets.randbelow(999_999)
-        elif not isinstance(seed, int) or isinstance(seed, bool):
-            raise GamedslError("the seed is a whole number")
+        seed = parse_seed(seed)  # checked before anything is written: a refused form leaves no log
         state = game.new_state(players=players, seed=seed, options=options)
         table_id = new_table_id()
         path = log_path(self.data, table_id)
         writer = GroupLog(path, new=True)  # the log first: a table in the store always has one
-        writer.start(str(self.game_file), self.sha, players, seed, options, seats, __version__)
-        writer.commit()
-        tokens, spectator = self.store.create_table(table_id, self.sha, players, seed, options, seats, str(path))
+        try:
+            writer.start(str(self.game_file), self.sha, players, seed, options, seats, __version__)
+            writer.commit()
+            tokens, spectator = self.store.create_table(table_id, self.sha, players, seed, options, seats,
+                                                        str(path))
+        except BaseException:  # no log without its table in the store
+            writer.close()
+            path.unlink(missing_ok=True)
+            raise
         table = Table(table_id, game, state, seats, self._agents(seats, seed), writer, self.store, self.settings,
                       self.metrics)
         self.tables[table_id] = table
         await table.start()
-        return {"table": table_id, "seed": seed,
+        # no seed in the answer: the host who gave one knows it, and a drawn one stays in the log (0600)
+        return {"table": table_id,
                 "seats": [{"seat": game.player_name(k), "kind": kind, "link": f"/t/{tokens[k]}" if kind == "human"
                            else None} for k, kind in enumerate(seats)],
                 "spectator": f"/t/{spectator}"}
@@ -125,6 +148,7 @@ class Server:
         state = replay_moves(game, data, advance)
         if data.needs_rewrite:
             rewrite(data)
+            os.chmod(row["log"], 0o600)  # the rewritten file is a new one: private again (its start line has the seed)
         writer = None
         if data.end is None:
             writer = GroupLog(row["log"], new=False)
@@ -168,11 +192,18 @@ def _page(name: str) -> HTMLResponse:
 class Web:
     """The request handlers of one Server: the lobby, the API, the table page and the WebSocket."""
 
-    def __init__(self, server: Server):
-        self.server = server
+    def __init__(self, server: Server, policy: Policy, limits: Limits):
+        self.server, self.policy, self.limits = server, policy, limits
 
     async def lobby(self, request: Request):
-        return _page("lobby.html")
+        """The lobby page, with this run's CSRF token: in a <meta> tag for lobby.js to send back as a
+        header, and in a cookie only pages of this site send (SameSite=Strict) and no script reads."""
+        page = STATIC.joinpath("lobby.html").read_text(encoding="utf-8")
+        page = page.replace('<meta name="csrf-token" content="">',
+                            f'<meta name="csrf-token" content="{self.policy.csrf}">')
+        response = HTMLResponse(page, headers={"cache-control": "no-store"})
+        response.set_cookie(self.policy.cookie, self.policy.csrf, path="/", httponly=True, samesite="strict")
+        return response
 
     async def game_info(self, request: Request):
         return JSONResponse(self.server.game_info())
@@ -185,10 +216,13 @@ class Web:
         return JSONResponse(out)
 
     async def create(self, request: Request):
-        """A new table from the lobby's form (JSON); a bad form is answered with its problem."""
-        body = await request.body()
-        if len(body) > 16384:
-            return JSONResponse({"error": "the request is too long"}, status_code=413)
+        """A new table from the lobby's form (JSON); a bad form is answered with its problem. The Origin,
+        the JSON type and the CSRF token have been checked by security.Guard."""
+        try:
+            body = await read_body(request)
+        except Refused as refused:  # the rest of the body is not read: this connection ends here
+            return JSONResponse({"error": refused.message}, status_code=refused.status,
+                                headers={"connection": "close"})
         try:
             form = json.loads(body)
         except ValueError:
@@ -213,17 +247,32 @@ class Web:
         return _page("table.html")
 
     async def play(self, ws: WebSocket):
-        """One client's WebSocket: its seat's frames out, its moves in, until it goes away."""
-        await ws.accept()
+        """One client's WebSocket (its Host and Origin checked by security.Guard), if the limits let it
+        in: its seat's frames out, its moves in, until it goes away."""
         found = self.server.store.link(ws.path_params["token"])
         if found is None or found[0] not in self.server.tables:
+            await ws.accept()
             why = "this link opens no seat of any table: check that it was copied whole" if found is None \
                 else f"this table cannot be played: {self.server.unavailable.get(found[0], 'it is not loaded')}"
             await ws.send_text(json.dumps({"type": "error", "message": why, "fatal": True}))
             await ws.close(code=4404)
             return
-        table = self.server.tables[found[0]]
-        conn = Conn(ws, found[1])
+        seat_key = None if found[1] == SPECTATOR else found
+        refused = self.limits.admit(ws.client, seat_key)
+        if refused:  # said in a fatal error (the page shows it and stops reconnecting) and in the close
+            await ws.accept()
+            await ws.send_text(json.dumps({"type": "error", "message": refused, "fatal": True}))
+            await ws.close(code=TRY_AGAIN_LATER, reason=close_reason(refused))
+            return
+        try:
+            await ws.accept()
+            await self._play(ws, self.server.tables[found[0]], found[1])
+        finally:
+            self.limits.release(ws.client, seat_key)
+
+    async def _play(self, ws: WebSocket, table: Table, seat: int):
+        """The connection at its table: frames out, moves in, until it goes away."""
+        conn = Conn(ws, seat)
         await table.join(conn)
         try:
             while True:
@@ -275,9 +324,9 @@ class Web:
         await self.server.close()
 
 
-def build_app(server: Server) -> Starlette:
-    """The application serving one Server."""
-    web = Web(server)
+def build_app(server: Server, policy: Policy, limits: Limits | None = None):
+    """The application serving one Server, behind its guard (security.Guard)."""
+    web = Web(server, policy, limits or Limits())
     routes = [
         Route("/", web.lobby),
         Route("/favicon.ico", lambda request: Response(status_code=204)),
@@ -289,4 +338,4 @@ def build_app(server: Server) -> Starlette:
         WebSocketRoute("/ws/{token}", web.play),
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=web.lifespan)
+    return Guard(Starlette(routes=routes, lifespan=web.lifespan), policy)

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import argparse
 import socket
+import sys
+from pathlib import Path
 
 from ..console import CliError, load
+from .security import allowed_host, allowed_origin
 
 
 def _seconds(text: str) -> float:
@@ -28,6 +31,26 @@ def _port(text: str) -> int:
     if not 0 <= n <= 65535:
         raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, not {n}")
     return n
+
+
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not '{text}'") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a number from 1, not {n}")
+    return n
+
+
+def _checked(check):
+    """An argparse type from a security.py check (its ValueError becomes the usage error)."""
+    def parse(text: str) -> str:
+        try:
+            return check(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return parse
 
 
 def register(sub, *_):
@@ -54,6 +77,23 @@ def register(sub, *_):
                    help="serve /api/stats, the load figures (moves, time from a move received to every client "
                         "told); they count every move, passes in reaction windows too: for a load test, not a "
                         "playtest")
+    p.add_argument("--allow-host", action="append", default=[], type=_checked(allowed_host), metavar="NAME",
+                   help="also answer to this host name (NAME, any port: a reverse proxy's name; or NAME:PORT); "
+                        "by default only the address listened on (on 127.0.0.1: localhost too; on 0.0.0.0: this "
+                        "machine's addresses and name). Repeatable")
+    p.add_argument("--allow-origin", action="append", default=[], type=_checked(allowed_origin),
+                   metavar="ORIGIN", help="also let pages of this origin (https://host[:port]) create tables "
+                                          "and play; by default only the server's own pages. Repeatable")
+    p.add_argument("--allow-scripts", action="store_true",
+                   help="let in requests and WebSockets that carry no Origin header (scripts, not browsers, "
+                        "which always send one) without the lobby's CSRF token")
+    p.add_argument("--max-connections", type=_count, default=512, metavar="N",
+                   help="the most WebSocket connections open at once (default 512)")
+    p.add_argument("--max-connections-per-address", type=_count, default=32, metavar="N",
+                   help="the most from one client address (default 32; connections from this machine, or "
+                        "through a reverse proxy on it, count only in all)")
+    p.add_argument("--max-connections-per-seat", type=_count, default=4, metavar="N",
+                   help="the most on one seat's link: its tabs and windows (default 4)")
     p.set_defaults(func=cmd_serve)
 
 
@@ -62,6 +102,7 @@ def cmd_serve(args) -> int:
     import starlette  # noqa: F401
 
     from .app import Server
+    from .security import Limits, Policy
     from .table import Settings
 
     load(args.file)  # a bad game file is reported before anything listens
@@ -71,25 +112,40 @@ def cmd_serve(args) -> int:
         sock.bind((args.host, args.port))
     except OSError as exc:
         raise CliError(f"gamedsl serve: error: cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    warn_if_shared(Path(args.data))
     server = Server(args.file, args.data, Settings(args.bot_delay, args.window_seconds, args.stats))
     port = sock.getsockname()[1]
+    policy = Policy(args.host, port, args.allow_host, args.allow_origin, args.allow_scripts)
+    limits = Limits(args.max_connections, args.max_connections_per_address, args.max_connections_per_seat)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"gamedsl serve: {server.game.name} at http://{host}:{port}/  (data: {args.data}; Ctrl-C stops)",
           flush=True)
     if args.host in ("0.0.0.0", "::"):
         print("  listening on every network interface: people on the LAN open http://THIS-MACHINE'S-ADDRESS:"
-              f"{port}/", flush=True)
-    serve(server, sock)
+              f"{port}/ (another name for it needs --allow-host NAME)", flush=True)
+    serve(server, sock, policy, limits)
     return 0
 
 
-def serve(server, sock):
+def warn_if_shared(data: Path):
+    """An existing --data folder that other users of this machine can open: its logs hold the seeds."""
+    try:
+        shared = data.is_dir() and data.stat().st_mode & 0o077
+    except OSError:
+        return
+    if shared:
+        print(f"gamedsl serve: warning: other users of this machine can open {data} (its logs hold the tables' "
+              f"seeds): chmod 700 {data}", file=sys.stderr, flush=True)
+
+
+def serve(server, sock, policy, limits):
     """Run the server on a bound socket until it is stopped (Ctrl-C or SIGTERM)."""
     import uvicorn
 
     from .app import build_app
 
-    config = uvicorn.Config(build_app(server), log_level="warning", ws_max_size=1 << 20, lifespan="on",
+    config = uvicorn.Config(build_app(server, policy, limits), log_level="warning", ws_max_size=1 << 20,
+                            lifespan="on",
                             ws_per_message_deflate=False,  # small frames: compressing costs more than it saves
                             ws_ping_interval=20, ws_ping_timeout=20)
     try:

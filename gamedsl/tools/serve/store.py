@@ -2,12 +2,15 @@
 
 A link's token is never stored, only its SHA-256: the database alone opens no seat. Every write
 is one committed transaction (the journal makes it survive a killed process); the moves
-themselves are in each table's JSON-lines log, written as they are played.
+themselves are in each table's JSON-lines log, written as they are played. The folder is the
+server's alone (0700), and so is the database (0600: SQLite gives its -wal and -shm files the
+database's own mode).
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import secrets
 import sqlite3
 import time
@@ -21,7 +24,7 @@ CREATE TABLE IF NOT EXISTS tables (
     created REAL NOT NULL,
     game_sha256 TEXT NOT NULL,
     players INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
+    seed TEXT NOT NULL,
     options TEXT NOT NULL,
     seats TEXT NOT NULL,
     log TEXT NOT NULL,
@@ -51,6 +54,18 @@ def new_table_id() -> str:
     return secrets.token_hex(6)
 
 
+def seed_text(seed: int) -> str:
+    """A seed as stored: in hexadecimal, "0x..." (a seed may pass 64 bits; a database made before seeds
+    were TEXT has an INTEGER column, which keeps this text as it is, where it would turn a long
+    decimal one into an inexact REAL)."""
+    return hex(seed)
+
+
+def seed_of(value) -> int:
+    """A stored seed: "0x..." text, or an integer written by an older version."""
+    return int(value, 16) if isinstance(value, str) else int(value)
+
+
 def new_token() -> str:
     """An unguessable link token (192 random bits)."""
     return secrets.token_urlsafe(24)
@@ -60,8 +75,9 @@ class Store:
     """The lobby's database: create tables with their links, find a link's seat, list tables."""
 
     def __init__(self, folder: Path):
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.path = folder / "lobby.sqlite3"
+        _private_file(self.path)
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
@@ -79,7 +95,7 @@ class Store:
             self.db.execute("BEGIN")
             self.db.execute("INSERT INTO tables (id, created, game_sha256, players, seed, options, seats, log) "
                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                            (table_id, time.time(), game_sha, players, seed, json.dumps(options),
+                            (table_id, time.time(), game_sha, players, seed_text(seed), json.dumps(options),
                              json.dumps(seats), log))
             rows = [(token_hash(t), table_id, k) for k, t in enumerate(tokens)]
             rows.append((token_hash(spectator), table_id, SPECTATOR))
@@ -95,7 +111,7 @@ class Store:
     def tables(self) -> list[dict]:
         rows = self.db.execute("SELECT id, created, game_sha256, players, seed, options, seats, log, status "
                                "FROM tables ORDER BY created").fetchall()
-        return [{"id": r[0], "created": r[1], "game_sha256": r[2], "players": r[3], "seed": r[4],
+        return [{"id": r[0], "created": r[1], "game_sha256": r[2], "players": r[3], "seed": seed_of(r[4]),
                  "options": json.loads(r[5]), "seats": json.loads(r[6]), "log": r[7], "status": r[8]}
                 for r in rows]
 
@@ -117,3 +133,12 @@ class Store:
     def drop_answers(self, table_id: str):
         with self.db:
             self.db.execute("DELETE FROM answers WHERE table_id = ?", (table_id,))
+
+
+def _private_file(path: Path):
+    """Create the database file readable by its owner only, or make an older one so (its -wal and -shm
+    files too: SQLite creates them with the database's mode, but ones left by a crash keep theirs)."""
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        if p.exists():
+            os.chmod(p, 0o600)

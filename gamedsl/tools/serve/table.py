@@ -27,7 +27,14 @@ class GroupLog(LogWriter):
     one sync to disk: a move and the bot moves it sets off cost one sync, made before anyone is told."""
 
     def __init__(self, path, new: bool):
-        super().__init__(path, new)
+        if new:  # readable by the server alone from the start: its start line holds the table's seed
+            path = Path(path)
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            except FileExistsError:
+                raise GamedslError(f"{path} already exists: a table's log is never written over") from None
+        super().__init__(path, new=False)
         self.pending: list[dict] = []
 
     def write(self, obj: dict):
@@ -379,22 +386,29 @@ class Table:
         except Exception:  # the client went away: its socket handler removes it
             self.conns.discard(conn)
 
-    async def broadcast(self):
-        """Tell every client what changed for it (a client whose view did not change is sent nothing:
-        even the number of frames tells nothing it may not know)."""
-        frames = [(c, self.frame(c)) for c in list(self.conns)]
+    async def broadcast(self, conns=None):
+        """Tell every client (or those of `conns`) what changed for it (a client whose view did not
+        change is sent nothing: even the number of frames tells nothing it may not know)."""
+        frames = [(c, self.frame(c)) for c in list(self.conns if conns is None else conns)]
         await asyncio.gather(*(self.send(c, f) for c, f in frames if f is not None))
 
     async def join(self, conn: Conn):
+        """A new client: it is sent its frame; the others only when the seat comes online (or a window
+        opened meanwhile), the one thing a join changes for them. So a join costs one frame, not one
+        per client."""
         async with self.lock:
+            came_online = conn.seat != SPECTATOR and all(c.seat != conn.seat for c in self.conns)
+            window = self.window_key
             self.conns.add(conn)
             self._sync_window()
-            await self.broadcast()
+            await self.broadcast(None if came_online or self.window_key != window else [conn])
 
     async def leave(self, conn: Conn):
+        """A client went away: the others are told only when its seat goes offline."""
         async with self.lock:
             self.conns.discard(conn)
-            await self.broadcast()
+            if conn.seat != SPECTATOR and all(c.seat != conn.seat for c in self.conns):  # it went offline
+                await self.broadcast()
 
 
 def _why(state, move: int) -> str:

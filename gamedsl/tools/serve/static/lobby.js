@@ -1,6 +1,8 @@
 // The lobby: a form built from the game's own description (players, options, seat kinds).
 "use strict";
 const $ = (id) => document.getElementById(id);
+// This run's CSRF token, put in the page by the server: sent back with every request that changes anything.
+const csrf = document.querySelector('meta[name="csrf-token"]').content;
 let info = null;
 
 function el(tag, cls, text) {
@@ -61,10 +63,13 @@ $("new").onsubmit = async (ev) => {
   for (const i of document.querySelectorAll("[data-option]")) {
     options[i.dataset.option] = i.dataset.kind === "bool" ? String(i.checked) : i.dataset.kind === "number" ? +i.value : i.value;
   }
+  // the seed as text: a JavaScript number keeps only 53 bits of a 128-bit seed
+  const seed = $("seed").value.trim();
   const body = {players: +$("players").value, seats: [...$("seats").querySelectorAll("select")].map((s) => s.value),
-                options, seed: $("seed").value === "" ? null : +$("seed").value};
-  const r = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
-  const made = await r.json();
+                options, seed: seed === "" ? null : seed};
+  const r = await fetch("/api/tables", {method: "POST", body: JSON.stringify(body),
+                                        headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf}});
+  const made = await r.json().catch(() => ({error: `the server answered ${r.status} ${r.statusText}`}));
   if (!r.ok) { const e = $("error"); e.textContent = made.error; e.style.display = "block"; setTimeout(() => { e.style.display = "none"; }, 5000); return; }
   const ul = $("links");
   ul.replaceChildren();
