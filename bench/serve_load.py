@@ -74,33 +74,36 @@ class Seat:
                     self.sent += 1
 
 
-async def one_table(url: str, seed: int, deadline: float, options: dict, data: Path, out: dict):
-    """Tables one after the other until the deadline: two players, a random bot and a spectator each."""
+async def one_table(url: str, seed: int, deadline: float, options: dict, data: Path, out: dict,
+                    seats: tuple = ("human", "human", "random")):
+    """Tables one after the other until the deadline: by default two players, a random bot and a
+    spectator each (a slow table: one player and two searching bots)."""
     async with httpx.AsyncClient(timeout=30, headers={"Origin": url}) as http:  # as the lobby's page does:
         page = await http.get(url + "/")  # its Origin, and the CSRF token of the page (and its cookie)
         http.headers["X-CSRF-Token"] = re.search(r'<meta name="csrf-token" content="([^"]+)">', page.text)[1]
         while time.monotonic() < deadline - 1:
-            r = await http.post(url + "/api/tables", json={"players": 3, "seats": ["human", "human", "random"],
+            r = await http.post(url + "/api/tables", json={"players": 3, "seats": list(seats),
                                                            "options": options, "seed": seed})
             if r.status_code != 200:
                 out["errors"].append(f"create: {r.text}")
                 return
             table = r.json()
-            seats = [Seat(url, table["seats"][k]["link"], seed * 10 + k, deadline) for k in (0, 1)]
+            people = [Seat(url, table["seats"][k]["link"], seed * 10 + k, deadline)
+                      for k in range(len(seats)) if seats[k] == "human"]
             watcher = Seat(url, table["spectator"], 0, deadline)
-            await asyncio.gather(*(s.play() for s in seats + [watcher]))
-            out["tables"].append((table["table"], seats, watcher))
+            await asyncio.gather(*(s.play() for s in people + [watcher]))
+            out["tables"].append((table["table"], people, watcher, [k for k, x in enumerate(seats) if x == "human"]))
             seed += 1000
 
 
-def count_logged(data: Path, table: str) -> tuple[int, int]:
-    """(moves by the two people, all moves) in a table's log."""
+def count_logged(data: Path, table: str, people: list[int]) -> tuple[int, int]:
+    """(moves by the people at the table, all moves) in a table's log."""
     lines = [json.loads(x) for x in (data / "logs" / f"{table}.jsonl").read_text(encoding="utf-8").splitlines()]
     moves = [m for m in lines if m["type"] == "move"]
-    return sum(1 for m in moves if m["player"] < 2), len(moves)
+    return sum(1 for m in moves if m["player"] in people), len(moves)
 
 
-def run(game: Path, tables: int, seconds: float, options: dict) -> dict:
+def run(game: Path, tables: int, seconds: float, options: dict, slow: int = 0, slow_bot: str = "ismcts:2s") -> dict:
     data = Path(tempfile.mkdtemp(prefix="gamedsl-serve-load-"))
     command = [sys.executable, "-m", "gamedsl", "serve", str(game), "--port", "0", "--data", str(data),
                "--bot-delay", "0", "--window-seconds", "60", "--stats"]
@@ -122,7 +125,9 @@ def run(game: Path, tables: int, seconds: float, options: dict) -> dict:
         deadline = start + seconds
 
         async def main():
-            await asyncio.gather(*(one_table(url, 1 + k, deadline, options, data, out) for k in range(tables)))
+            await asyncio.gather(*(one_table(url, 1 + k, deadline, options, data, out) for k in range(tables)),
+                                 *(one_table(url, 10_001 + k, deadline, options, data, out,
+                                             ("human", slow_bot, slow_bot)) for k in range(slow)))
         asyncio.run(main())
         elapsed = time.monotonic() - start
         time.sleep(0.5)  # the last moves reach the logs
@@ -138,8 +143,8 @@ def run(game: Path, tables: int, seconds: float, options: dict) -> dict:
     held = stats["held_answers"]  # answers waiting in a window that was still open at the end
     trips: list[float] = []
     messages = list(out["errors"])
-    for table, seats, watcher in out["tables"]:
-        people, all_moves = count_logged(data, table)
+    for table, seats, watcher, humans in out["tables"]:
+        people, all_moves = count_logged(data, table, humans)
         logged += people
         moves += all_moves
         for s in seats + [watcher]:
@@ -150,7 +155,8 @@ def run(game: Path, tables: int, seconds: float, options: dict) -> dict:
     shutil.rmtree(data, ignore_errors=True)
     trips.sort()
     q = (lambda f: round(trips[min(len(trips) - 1, int(f * len(trips)))] * 1000, 2)) if trips else (lambda f: None)
-    return {"game": game.name, "tables_at_once": tables, "tables_played": len(out["tables"]),
+    return {"game": game.name, "tables_at_once": tables, "slow_tables": slow, "slow_bot": slow_bot if slow else None,
+            "tables_played": len(out["tables"]),
             "seconds": round(elapsed, 1), "moves": moves, "moves_per_s": round(moves / elapsed, 1),
             "moves_sent": sent, "errors": errors + len(out["errors"]), "error_messages": messages[:10],
             "lost_moves": max(0, sent - errors - logged - held), "held_in_open_windows": held,
@@ -167,14 +173,19 @@ def main(argv=None) -> int:
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--slow-tables", type=int, default=0,
+                        help="also this many tables of one player and two searching bots")
+    parser.add_argument("--slow-bot", default="ismcts:2s", help="the bot of the slow tables (default ismcts:2s)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     options = dict(o.split("=", 1) for o in args.option) or ({"mode": "first_out"} if "lol" in args.game else {})
-    r = run(Path(args.game), args.tables, args.seconds, options)
+    r = run(Path(args.game), args.tables, args.seconds, options, args.slow_tables, args.slow_bot)
     if args.json:
         print(json.dumps(r))
     else:
-        print(f"{r['game']}: {r['tables_at_once']} tables at once for {r['seconds']} s ({r['tables_played']} played)")
+        slow = f" and {r['slow_tables']} of {r['slow_bot']} bots" if r["slow_tables"] else ""
+        print(f"{r['game']}: {r['tables_at_once']} tables at once{slow} for {r['seconds']} s "
+              f"({r['tables_played']} played)")
         print(f"  {r['moves']} moves ({r['moves_per_s']}/s), {r['moves_sent']} sent by the WebSocket players")
         print(f"  errors {r['errors']}, lost moves {r['lost_moves']} ({r['held_in_open_windows']} answers held "
               f"in windows still open at the end)")

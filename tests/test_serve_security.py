@@ -150,7 +150,7 @@ def test_a_database_from_before_keeps_its_integer_seeds_and_takes_128_bit_ones(t
         (data / name).unlink(missing_ok=True)
     db = sqlite3.connect(data / "lobby.sqlite3")
     db.executescript(OLD_SCHEMA)
-    db.executemany("INSERT INTO tables VALUES (?, ?, ?, ?, 77, ?, ?, ?, ?)", [r[:4] + r[5:] for r in rows])
+    db.executemany("INSERT INTO tables VALUES (?, ?, ?, ?, 77, ?, ?, ?, ?)", [r[:4] + r[5:9] for r in rows])  # no host
     db.executemany("INSERT INTO links VALUES (?, ?, ?)", links)
     db.commit()
     db.close()
@@ -577,8 +577,8 @@ def test_a_join_costs_the_joining_connections_frame_and_online_stays_right():
     """300 spectators join: one frame computed each (before: one per open connection, 45150 in all). A
     seat coming online or going offline is the one change the others are told of."""
     game = gamedsl.load_game(LAUS)
-    table = Table("t", game, game.new_state(players=3, seed=1), ["human"] * 3, [None] * 3, None, None,
-                  Settings(bot_delay=0), [])
+    table = Table("t", game, game.new_state(players=3, seed=1), ["human"] * 3, None, None, Settings(bot_delay=0), [],
+                  None, 1, {})
     computed = []
     frame = table.frame
     table.frame = lambda conn: computed.append(conn) or frame(conn)

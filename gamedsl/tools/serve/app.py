@@ -16,6 +16,7 @@ security headers); the WebSocket connections are counted by security.Limits.
 """
 from __future__ import annotations
 
+import asyncio
 import collections
 import contextlib
 import json
@@ -34,12 +35,12 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ...bots import make_bot
 from ...errors import GamedslError
 from ...version import __version__
 from ..console import load
 from ..logfile import LogError, file_sha256, read_log, replay_moves, rewrite
-from ..simulate import bot_seed, effective_options, seat_problem
+from ..simulate import effective_options, seat_problem
+from .bots import BotPool, check_spec
 from .security import TRY_AGAIN_LATER, Guard, Limits, Policy, Refused, close_reason, read_body
 from .store import SPECTATOR, Store, new_table_id
 from .table import MAX_FRAME, Conn, GroupLog, Settings, Table, log_path
@@ -77,10 +78,13 @@ class Server:
         self.tables: dict[str, Table] = {}
         self.unavailable: dict[str, str] = {}  # table id -> why it cannot be played
         self.metrics: collections.deque = collections.deque(maxlen=200_000)  # the latest move-to-clients times
+        self.resuming: dict[str, asyncio.Event] = {}  # table id -> set once it is back after a restart
+        self.bots = BotPool(self.settings.bot_workers, self.settings.max_bot_seconds)
 
     # ---- tables
-    def _agents(self, seats, seed) -> list:
-        return [None if kind == "human" else make_bot(kind, bot_seed(seed, k)) for k, kind in enumerate(seats)]
+    def _table(self, table_id, state, seats, writer, seed, options) -> Table:
+        return Table(table_id, self.game, state, seats, writer, self.store, self.settings, self.metrics, self.bots,
+                     seed, options)
 
     async def create(self, players, seats, options, seed) -> dict:
         """A new table from the lobby's form; raises GamedslError with a message for a bad one."""
@@ -93,6 +97,10 @@ class Server:
             problem = seat_problem(kind) if isinstance(kind, str) else "a seat is a text"
             if problem:
                 raise GamedslError(f"{problem} (seats: {', '.join(SEAT_KINDS)}, or any bot spec)")
+            if kind != "human":
+                problem = check_spec(kind, self.settings.max_bot_seconds)
+                if problem:
+                    raise GamedslError(problem)
         if not isinstance(options, dict) or not all(isinstance(v, (str, int)) for v in options.values()):
             raise GamedslError("options are given as {NAME: VALUE}")
         options = effective_options(game, {str(k): v for k, v in options.items()})
@@ -104,32 +112,104 @@ class Server:
         try:
             writer.start(str(self.game_file), self.sha, players, seed, options, seats, __version__)
             writer.commit()
-            tokens, spectator = self.store.create_table(table_id, self.sha, players, seed, options, seats,
-                                                        str(path))
+            tokens, spectator, host = self.store.create_table(table_id, self.sha, players, seed, options, seats,
+                                                              str(path))
         except BaseException:  # no log without its table in the store
             writer.close()
             path.unlink(missing_ok=True)
             raise
-        table = Table(table_id, game, state, seats, self._agents(seats, seed), writer, self.store, self.settings,
-                      self.metrics)
+        table = self._table(table_id, state, seats, writer, seed, options)
         self.tables[table_id] = table
         await table.start()
         # no seed in the answer: the host who gave one knows it, and a drawn one stays in the log (0600)
         return {"table": table_id,
                 "seats": [{"seat": game.player_name(k), "kind": kind, "link": f"/t/{tokens[k]}" if kind == "human"
                            else None} for k, kind in enumerate(seats)],
-                "spectator": f"/t/{spectator}"}
+                "spectator": f"/t/{spectator}", "host": host}
+
+    # ---- what the host of a table may do (with the host token of its create answer)
+    def hosted(self, table_id: str, token) -> Table:
+        """The live table whose host token this is; a GamedslError (with its HTTP status) otherwise."""
+        if not self.store.is_host(table_id, token):
+            raise HostRefused(403, "only the host of this table may do that (the lobby that created it keeps "
+                                   "its host token)")
+        table = self.tables.get(table_id)
+        if table is None:
+            raise HostRefused(409, "this table is not being played (it is over, closed, or still resuming)")
+        return table
+
+    async def close_table(self, table_id: str, token, why: str = "the host closed the table") -> None:
+        """Stop a table for good: every client is told, nothing more is played; its log stays."""
+        table = self.hosted(table_id, token)
+        await self._close(table, why, "closed")
+
+    async def _close(self, table: Table, why: str, status: str):
+        await table.close(why)
+        self.tables.pop(table.id, None)
+        self.store.set_status(table.id, status)
+
+    async def delete_table(self, table_id: str, token) -> None:
+        """Close a table and remove it from the lobby, its links and its log with it."""
+        if not self.store.is_host(table_id, token):
+            raise HostRefused(403, "only the host of this table may delete it")
+        table = self.tables.get(table_id)
+        if table is not None:
+            await self._close(table, "the host deleted the table", "deleted")
+        row = next((r for r in self.store.tables() if r["id"] == table_id), None)
+        self.store.delete_table(table_id)
+        self.unavailable.pop(table_id, None)
+        if row is not None:
+            Path(row["log"]).unlink(missing_ok=True)
+
+    async def replace_seat(self, table_id: str, token, seat, spec) -> None:
+        """A person who has gone away replaced by a bot (after they were away for --absent-seconds)."""
+        table = self.hosted(table_id, token)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
+            raise HostRefused(400, f"there is no seat {seat!r}: seats are numbered from 0")
+        problem = "give the bot as a spec, such as greedy" if not isinstance(spec, str) or spec == "human" \
+            else seat_problem(spec, human=False) or check_spec(spec, self.settings.max_bot_seconds)
+        if problem:
+            raise HostRefused(400, problem)
+        away = table.away_for(seat)
+        if away < self.settings.absent_seconds:
+            now = "is connected" if away == 0 else f"has been away for only {away:.1f} s"
+            raise HostRefused(409, f"{self.game.player_name(seat)} {now}: a seat can be given to a bot after "
+                                   f"{self.settings.absent_seconds:g} s away")
+        await table.replace(seat, spec)
+        self.store.set_seats(table_id, table.seats)
+
+    async def expire_idle(self) -> None:
+        """Close every table where nobody moved and nobody was connected for --idle-minutes."""
+        limit = self.settings.idle_minutes * 60
+        for table in list(self.tables.values()):
+            if limit and not table.conns and time.monotonic() - table.active > limit:
+                await self._close(table, f"nobody played for {self.settings.idle_minutes:g} minutes", "expired")
+
+    def mark_resuming(self):
+        """Every table of the store is "resuming" until resume_all brings it back."""
+        for row in self.store.tables():
+            if row["status"] not in ("closed", "deleted", "expired"):
+                self.resuming.setdefault(row["id"], asyncio.Event())
+
+    async def keep_tidy(self):
+        """Expire idle tables, once a minute, for as long as the server runs."""
+        while True:
+            await asyncio.sleep(60)
+            await self.expire_idle()
 
     async def resume_all(self):
-        """Every table of the store, where its log left it."""
-        for row in self.store.tables():
+        """Every table of the store, where its log left it: one after the other, each replayed in a
+        thread while the server already answers (a table is "resuming" until it is back)."""
+        rows = [row for row in self.store.tables() if row["id"] in self.resuming]
+        for row in rows:
             try:
-                table = self._resume(row)
+                table = await asyncio.to_thread(self._resume, row)
             except (GamedslError, OSError) as exc:
                 self.unavailable[row["id"]] = str(exc)
-                continue
-            self.tables[row["id"]] = table
-            await table.start()
+            else:
+                self.tables[row["id"]] = table
+                await table.start()
+            self.resuming.pop(row["id"]).set()
 
     def _resume(self, row: dict) -> Table:
         game = self.game
@@ -137,15 +217,8 @@ class Server:
         if data.start["game_sha256"] != self.sha:
             raise LogError(row["log"], data.start_line, f"this table was played with another version of the game "
                                                         f"file than {self.game_file}: it cannot be resumed here")
-        seats, seed = data.start["seats"], data.start["seed"]
-        agents = self._agents(seats, seed)
-
-        def advance(state, move):  # bots choose again as they did, so their generators are where they were
-            agent = agents[move["player"]]
-            if agent is not None:
-                agent.choose(state)
-
-        state = replay_moves(game, data, advance)
+        seats, seed = row["seats"], data.start["seed"]  # the lobby's seats: a host may have given one to a bot
+        state = replay_moves(game, data)  # bots need no replay: each move's bot is made afresh (bots.py)
         if data.needs_rewrite:
             rewrite(data)
             os.chmod(row["log"], 0o600)  # the rewritten file is a new one: private again (its start line has the seed)
@@ -157,11 +230,12 @@ class Server:
                 writer.close()
                 writer = None
                 self.store.set_status(row["id"], "over")
-        return Table(row["id"], game, state, seats, agents, writer, self.store, self.settings, self.metrics)
+        return self._table(row["id"], state, seats, writer, seed, data.start["options"])
 
     async def close(self):
         for table in self.tables.values():
             await table.stop()
+        self.bots.close()
         self.store.close()
 
     def stats(self) -> dict:
@@ -183,6 +257,14 @@ class Server:
         return {"name": game.name, "min_players": game.min_players, "max_players": game.max_players,
                 "options": options, "seat_kinds": list(SEAT_KINDS),
                 "players": [game.player_name(k) for k in range(game.max_players)]}
+
+
+class HostRefused(GamedslError):
+    """A host's request refused: its HTTP status and why."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
 
 
 def _page(name: str) -> HTMLResponse:
@@ -213,6 +295,7 @@ class Web:
         out = [{"table": tid, "moves": t.state.moves - sum(t.state.passes), "over": t.state.is_terminal(),
                 "seats": t.seats, "stopped": t.stopped} for tid, t in self.server.tables.items()]
         out += [{"table": tid, "unavailable": why} for tid, why in self.server.unavailable.items()]
+        out += [{"table": tid, "resuming": True} for tid in self.server.resuming]
         return JSONResponse(out)
 
     async def create(self, request: Request):
@@ -236,6 +319,28 @@ class Web:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse(made)
 
+    async def host_action(self, request: Request):
+        """POST /api/tables/ID/close, DELETE /api/tables/ID, POST /api/tables/ID/seats/K (a bot for an
+        absent person): the host token in the X-Host-Token header."""
+        table_id = request.path_params["table"]
+        token = request.headers.get("x-host-token")
+        try:
+            if request.method == "DELETE":
+                await self.server.delete_table(table_id, token)
+            elif request.url.path.endswith("/close"):
+                await self.server.close_table(table_id, token)
+            else:
+                form = await read_body(request)
+                spec = json.loads(form).get("bot") if form else None
+                await self.server.replace_seat(table_id, token, request.path_params["seat"], spec)
+        except HostRefused as exc:
+            return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        except Refused as refused:
+            return JSONResponse({"error": refused.message}, status_code=refused.status, headers={"connection": "close"})
+        except (ValueError, AttributeError):
+            return JSONResponse({"error": "send {\"bot\": SPEC} as a JSON object"}, status_code=400)
+        return JSONResponse({"ok": True})
+
     async def stats(self, request: Request):
         if not self.server.settings.stats:
             return JSONResponse({"error": "start the server with --stats to measure it"}, status_code=404)
@@ -250,8 +355,17 @@ class Web:
         """One client's WebSocket (its Host and Origin checked by security.Guard), if the limits let it
         in: its seat's frames out, its moves in, until it goes away."""
         found = self.server.store.link(ws.path_params["token"])
-        if found is None or found[0] not in self.server.tables:
+        if found is not None and found[0] in self.server.resuming:  # back in a moment: say so, then wait
             await ws.accept()
+            await ws.send_text(json.dumps({"type": "resuming", "message": "the server restarted: this table is "
+                                                                           "being resumed where it stopped…"}))
+            await self.server.resuming[found[0]].wait()
+            accepted = True
+        else:
+            accepted = False
+        if found is None or found[0] not in self.server.tables:
+            if not accepted:
+                await ws.accept()
             why = "this link opens no seat of any table: check that it was copied whole" if found is None \
                 else f"this table cannot be played: {self.server.unavailable.get(found[0], 'it is not loaded')}"
             await ws.send_text(json.dumps({"type": "error", "message": why, "fatal": True}))
@@ -260,12 +374,14 @@ class Web:
         seat_key = None if found[1] == SPECTATOR else found
         refused = self.limits.admit(ws.client, seat_key)
         if refused:  # said in a fatal error (the page shows it and stops reconnecting) and in the close
-            await ws.accept()
+            if not accepted:
+                await ws.accept()
             await ws.send_text(json.dumps({"type": "error", "message": refused, "fatal": True}))
             await ws.close(code=TRY_AGAIN_LATER, reason=close_reason(refused))
             return
         try:
-            await ws.accept()
+            if not accepted:
+                await ws.accept()
             await self._play(ws, self.server.tables[found[0]], found[1])
         finally:
             self.limits.release(ws.client, seat_key)
@@ -319,8 +435,12 @@ class Web:
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app):
-        await self.server.resume_all()
+        self.server.mark_resuming()  # at once: a link opened before its table is back waits for it
+        resume = asyncio.ensure_future(self.server.resume_all())  # while the server already answers
+        tidy = asyncio.ensure_future(self.server.keep_tidy())
         yield
+        resume.cancel()
+        tidy.cancel()
         await self.server.close()
 
 
@@ -333,6 +453,9 @@ def build_app(server: Server, policy: Policy, limits: Limits | None = None):
         Route("/api/game", web.game_info),
         Route("/api/tables", web.tables, methods=["GET"]),
         Route("/api/tables", web.create, methods=["POST"]),
+        Route("/api/tables/{table}", web.host_action, methods=["DELETE"]),
+        Route("/api/tables/{table}/close", web.host_action, methods=["POST"]),
+        Route("/api/tables/{table}/seats/{seat:int}", web.host_action, methods=["POST"]),
         Route("/api/stats", web.stats),
         Route("/t/{token}", web.table_page),
         WebSocketRoute("/ws/{token}", web.play),

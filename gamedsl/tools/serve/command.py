@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from ..console import CliError, load
+from ..workers import default_jobs
 from .security import allowed_host, allowed_origin
 
 
@@ -73,6 +74,18 @@ def register(sub, *_):
     p.add_argument("--window-seconds", type=_seconds, default=10.0, metavar="SECONDS",
                    help="how long a reaction window or race waits for a person; then they let it pass "
                         "(in a race: their first answer counts, at the deadline) (default 10)")
+    p.add_argument("--max-bot-seconds", type=_seconds, default=2.0, metavar="SECONDS",
+                   help="the most a bot may think for a move (default 2): a seat asking for more is refused, and "
+                        "a search that runs longer is stopped and the move made by greedy instead")
+    p.add_argument("--bot-workers", type=_count, default=default_jobs(), metavar="N",
+                   help=f"bots thinking at once, in worker processes shared by every table (default: every "
+                        f"core, {default_jobs()} here)")
+    p.add_argument("--idle-minutes", type=_seconds, default=120.0, metavar="MINUTES",
+                   help="close a table where nobody moved and nobody was connected for this long (default 120; "
+                        "0: never)")
+    p.add_argument("--absent-seconds", type=_seconds, default=60.0, metavar="SECONDS",
+                   help="how long a person must be away before the table's host may give their seat to a bot "
+                        "(default 60)")
     p.add_argument("--stats", action="store_true",
                    help="serve /api/stats, the load figures (moves, time from a move received to every client "
                         "told); they count every move, passes in reaction windows too: for a load test, not a "
@@ -113,7 +126,9 @@ def cmd_serve(args) -> int:
     except OSError as exc:
         raise CliError(f"gamedsl serve: error: cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     warn_if_shared(Path(args.data))
-    server = Server(args.file, args.data, Settings(args.bot_delay, args.window_seconds, args.stats))
+    server = Server(args.file, args.data, Settings(args.bot_delay, args.window_seconds, args.stats,
+                                                   args.max_bot_seconds, args.bot_workers, args.idle_minutes,
+                                                   args.absent_seconds))
     port = sock.getsockname()[1]
     policy = Policy(args.host, port, args.allow_host, args.allow_origin, args.allow_scripts)
     limits = Limits(args.max_connections, args.max_connections_per_address, args.max_connections_per_seat)

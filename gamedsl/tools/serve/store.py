@@ -9,6 +9,7 @@ database's own mode).
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import secrets
@@ -82,25 +83,45 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(SCHEMA)
+        columns = {r[1] for r in self.db.execute("PRAGMA table_info(tables)")}
+        if "host_sha256" not in columns:  # a database of an older version: its tables have no host
+            self.db.execute("ALTER TABLE tables ADD COLUMN host_sha256 TEXT")
 
     def close(self):
         self.db.close()
 
     def create_table(self, table_id: str, game_sha: str, players: int, seed: int, options: dict, seats: list[str],
-                     log: str) -> tuple[list[str], str]:
-        """A new table: (one token per seat, the spectator token)."""
+                     log: str) -> tuple[list[str], str, str]:
+        """A new table: (one token per seat, the spectator token, the host token)."""
         tokens = [new_token() for _ in seats]
-        spectator = new_token()
+        spectator, host = new_token(), new_token()
         with self.db:
             self.db.execute("BEGIN")
-            self.db.execute("INSERT INTO tables (id, created, game_sha256, players, seed, options, seats, log) "
-                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            self.db.execute("INSERT INTO tables (id, created, game_sha256, players, seed, options, seats, log, "
+                            "host_sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             (table_id, time.time(), game_sha, players, seed_text(seed), json.dumps(options),
-                             json.dumps(seats), log))
+                             json.dumps(seats), log, token_hash(host)))
             rows = [(token_hash(t), table_id, k) for k, t in enumerate(tokens)]
             rows.append((token_hash(spectator), table_id, SPECTATOR))
             self.db.executemany("INSERT INTO links (token_sha256, table_id, seat) VALUES (?, ?, ?)", rows)
-        return tokens, spectator
+        return tokens, spectator, host
+
+    def is_host(self, table_id: str, token) -> bool:
+        """Whether a token is the host token of a table (compared by its hash, in constant time)."""
+        row = self.db.execute("SELECT host_sha256 FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return bool(row and row[0] and isinstance(token, str) and hmac.compare_digest(row[0], token_hash(token)))
+
+    def set_seats(self, table_id: str, seats: list[str]):
+        with self.db:
+            self.db.execute("UPDATE tables SET seats = ? WHERE id = ?", (json.dumps(seats), table_id))
+
+    def delete_table(self, table_id: str):
+        """A table, its links and its held answers gone from the lobby (its log is the caller's)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            for table in ("links", "answers"):
+                self.db.execute(f"DELETE FROM {table} WHERE table_id = ?", (table_id,))
+            self.db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
 
     def link(self, token: str) -> tuple[str, int] | None:
         """The table and seat a token opens (seat -1: a spectator), or None."""

@@ -13,6 +13,7 @@ import asyncio
 import json
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ...errors import GamedslError, IllegalAction
@@ -20,6 +21,8 @@ from ..logfile import LogWriter, _dump
 from .views import SPECTATOR, SeatLog, public_view
 
 MAX_FRAME = 4096  # the longest message a client may send, in characters
+# The logs' writes and syncs to disk have threads of their own: never queued behind anything else.
+LOG_WRITER = ThreadPoolExecutor(2, thread_name_prefix="gamedsl-log")
 
 
 class GroupLog(LogWriter):
@@ -53,13 +56,20 @@ class GroupLog(LogWriter):
 
 
 class Settings:
-    """How tables play: the pause before a bot's move (so people can follow), and how long a
-    reaction window or race waits for a person before answering for them."""
+    """How tables play: the pause before a bot's move (so people can follow), how long a reaction
+    window or race waits for a person before answering for them, and what bots and idle tables may
+    cost the server."""
 
-    def __init__(self, bot_delay: float = 0.6, window_seconds: float = 10.0, stats: bool = False):
+    def __init__(self, bot_delay: float = 0.6, window_seconds: float = 10.0, stats: bool = False,
+                 max_bot_seconds: float = 2.0, bot_workers: int = 2, idle_minutes: float = 120.0,
+                 absent_seconds: float = 60.0):
         self.bot_delay = bot_delay
         self.window_seconds = window_seconds
         self.stats = stats  # serve /api/stats (the load figures)
+        self.max_bot_seconds = max_bot_seconds  # the most a bot may think for a move
+        self.bot_workers = bot_workers  # bots thinking at once, server-wide (worker processes)
+        self.idle_minutes = idle_minutes  # a table with no move and nobody connected this long is closed
+        self.absent_seconds = absent_seconds  # a person away this long may be replaced by a bot
 
 
 class Conn:
@@ -75,9 +85,10 @@ class Conn:
 class Table:
     """A game being played by connected people and by bots."""
 
-    def __init__(self, table_id: str, game, state, seats: list[str], agents: list, writer: GroupLog | None,
-                 store, settings: Settings, metrics: list):
-        self.id, self.game, self.state, self.seats, self.agents = table_id, game, state, seats, agents
+    def __init__(self, table_id: str, game, state, seats: list[str], writer: GroupLog | None, store,
+                 settings: Settings, metrics: list, bots, seed: int, options: dict):
+        self.id, self.game, self.state, self.seats = table_id, game, state, seats
+        self.bots, self.seed, self.options = bots, seed, options  # the pool bots think in; what rebuilds the game
         self.writer, self.store, self.settings, self.metrics = writer, store, settings, metrics
         self.lock = asyncio.Lock()
         self.conns: set[Conn] = set()
@@ -98,6 +109,8 @@ class Table:
         self.wake = asyncio.Event()
         self.driver: asyncio.Task | None = None
         self.moves_applied = 0  # moves played since the server started (for the load figures)
+        self.active = time.monotonic()  # when a move was last played or someone last came or went
+        self.left = {k: self.active for k in range(len(seats))}  # per seat: since when nobody plays it
 
     # ---- what is asked now
     def turn(self, seat: int) -> int | None:
@@ -134,7 +147,7 @@ class Table:
                     self.saved = True
             if self.buffer:  # those who answered before the restart stay faster than those after it
                 self.window_opened -= max(seconds for _, seconds in self.buffer.values())
-        if any(self.agents[p] is None for p in self.asked):
+        if any(self.human(p) for p in self.asked):
             loop = asyncio.get_running_loop()
             self.timer = loop.call_later(self.settings.window_seconds, self._deadline, s.window_start)
 
@@ -167,6 +180,9 @@ class Table:
                 break
         return out
 
+    def human(self, seat: int) -> bool:
+        return self.seats[seat] == "human"
+
     def answered(self, seat: int) -> bool:
         """Whether a seat asked in the open window has answered it."""
         return seat in self.asked and (seat in self.buffer or seat not in self.state.window[2])
@@ -179,7 +195,7 @@ class Table:
                 if self.window_key != window or self.state.window is None:
                     return
                 for seat, (legal, *_) in self.asked.items():
-                    if self.agents[seat] is None and not self.answered(seat):
+                    if self.human(seat) and not self.answered(seat):
                         action = self.no_reaction if self.no_reaction in legal else legal[0]
                         self.buffer[seat] = (action, round(self.settings.window_seconds, 3))
                 await self._settle()
@@ -244,22 +260,27 @@ class Table:
         try:
             s.apply_action(action, seconds)
         except GamedslError as exc:
-            self.stopped = str(exc)
-            if self.store is not None:
-                self.store.set_status(self.id, "stopped")
+            self._stop(str(exc))
             return
         self.moves_applied += 1
+        self.active = time.monotonic()
         if self.writer is not None:
             self.writer.move(s.moves, seat, action, text, s.times.get(s.moves - 1))
             if s.is_terminal():
                 self.writer.end(s)
+
+    def _stop(self, why: str):
+        """The game cannot go on (a rule failed): the table stops, its log keeps every move before."""
+        self.stopped = why
+        if self.store is not None:
+            self.store.set_status(self.id, "stopped")
 
     async def _commit(self):
         """Write the moves played to the log (in a thread: the other tables go on meanwhile)."""
         writer = self.writer
         if writer is None or not writer.pending:
             return
-        await asyncio.to_thread(writer.commit)
+        await asyncio.get_running_loop().run_in_executor(LOG_WRITER, writer.commit)
         if self.state.is_terminal():
             writer.close()
             self.writer = None
@@ -267,8 +288,9 @@ class Table:
                 self.store.set_status(self.id, "over")
 
     async def _settle(self, received: float | None = None):
-        """Play the window answers that can go now (held answers, bots at the head of the queue),
-        then tell every client; `received`: when the move that started this arrived (for the figures)."""
+        """Play the window answers held for the players the engine asks now, then tell every client
+        (a bot at the head of the queue answers through the driver); `received`: when the move that
+        started this arrived (for the figures)."""
         s = self.state
         while not self.stopped and not s.is_terminal():
             self._sync_window()
@@ -278,8 +300,8 @@ class Table:
             if p in self.buffer:
                 action, seconds = self.buffer.pop(p)
                 self._apply(p, action, seconds)
-            elif self.agents[p] is not None:
-                self._apply(p, self.agents[p].choose(s), None)
+            elif not self.human(p) and self.bots is not None and (drawn := self.bots.draw(self, p)) is not None:
+                self._apply(p, drawn, None)  # a random bot's answer: a dice roll, at once
             else:
                 break
         self._sync_window()
@@ -287,16 +309,21 @@ class Table:
         await self.broadcast()
         if received is not None:
             self.metrics.append(time.monotonic() - received)
+        if self.bot_to_move() is not None:
+            self.wake.set()
 
     def bot_to_move(self) -> int | None:
+        """The bot the engine asks now (for its turn, or its answer in a window or race), or None."""
         s = self.state
-        if self.stopped or s.is_terminal() or s.window is not None:
+        if self.stopped or s.is_terminal():
             return None
         p = s.current_player()
-        return p if self.agents[p] is not None else None
+        return None if self.human(p) else p
 
     async def drive(self):
-        """Play the bots' moves outside reaction windows, each after the bot delay."""
+        """Play the bots' moves: a turn after the bot delay, an answer in a window or race at once.
+        Each is worked out by the bot pool, outside the table's lock (people's answers and every other
+        table go on meanwhile), and played only if the game has not moved on."""
         while True:
             await self.wake.wait()
             self.wake.clear()
@@ -304,14 +331,25 @@ class Table:
                 async with self.lock:
                     p = self.bot_to_move()
                     moment = self.state.moves
+                    in_window = self.state.window is not None
                 if p is None:
                     break
-                if self.settings.bot_delay:
+                if self.settings.bot_delay and not in_window:
                     await asyncio.sleep(self.settings.bot_delay)
                 async with self.lock:
                     if self.bot_to_move() != p or self.state.moves != moment:
                         continue
-                    action = await asyncio.to_thread(self.agents[p].choose, self.state)
+                    thinking = asyncio.ensure_future(self.bots.choose(self, p))  # the state is read now
+                try:
+                    action = await thinking
+                except GamedslError as exc:
+                    async with self.lock:
+                        self._stop(f"the bot at {self.game.player_name(p)} could not move: {exc}")
+                        await self.broadcast()
+                    break
+                async with self.lock:
+                    if self.bot_to_move() != p or self.state.moves != moment:
+                        continue  # the game moved on while it thought (a deadline passed, say)
                     self._apply(p, action, None)
                     await self._settle()
 
@@ -321,6 +359,27 @@ class Table:
             await self._settle()
         self.driver = asyncio.ensure_future(self.drive())
         self.wake.set()
+
+    def away_for(self, seat: int) -> float:
+        """How long nobody has been connected at a seat (0 while someone is)."""
+        if any(c.seat == seat for c in self.conns):
+            return 0.0
+        return time.monotonic() - self.left.get(seat, self.active)
+
+    async def replace(self, seat: int, spec: str):
+        """The seat is played by a bot from now on (the host's choice, for a person gone away)."""
+        async with self.lock:
+            self.seats[seat] = spec
+            self.buffer.pop(seat, None)
+            await self._settle()
+        self.wake.set()
+
+    async def close(self, why: str):
+        """Nothing more is played here: every client is told why; the log keeps every move."""
+        async with self.lock:
+            self.stopped = why
+            await self.stop()
+            await self.broadcast()
 
     async def stop(self):
         if self.timer is not None:
@@ -397,6 +456,7 @@ class Table:
         opened meanwhile), the one thing a join changes for them. So a join costs one frame, not one
         per client."""
         async with self.lock:
+            self.active = time.monotonic()
             came_online = conn.seat != SPECTATOR and all(c.seat != conn.seat for c in self.conns)
             window = self.window_key
             self.conns.add(conn)
@@ -407,7 +467,9 @@ class Table:
         """A client went away: the others are told only when its seat goes offline."""
         async with self.lock:
             self.conns.discard(conn)
+            self.active = time.monotonic()
             if conn.seat != SPECTATOR and all(c.seat != conn.seat for c in self.conns):  # it went offline
+                self.left[conn.seat] = self.active
                 await self.broadcast()
 
 

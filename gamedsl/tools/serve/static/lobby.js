@@ -46,15 +46,81 @@ async function load() {
   listTables();
 }
 
+// The tables this browser created, with their links and host tokens: kept in this browser only
+// (localStorage), so closing the tab loses nothing; the server keeps no link it could show again.
+const MINE = `gamedsl-tables-${location.host}`;
+const mine = () => JSON.parse(localStorage.getItem(MINE) || "[]");
+const keep = (tables) => localStorage.setItem(MINE, JSON.stringify(tables));
+
+function linkRow(label, path, cls) {
+  const li = el("li", "", `${label}: `);
+  const url = location.origin + path;
+  const a = el("a", cls, url); a.href = path; a.target = "_blank"; a.rel = "noopener";
+  const copy = el("button", "copy", "copy"); copy.type = "button";
+  copy.onclick = async () => { await navigator.clipboard.writeText(url).catch(() => {}); copy.textContent = "copied"; };
+  li.append(a, " ", copy);
+  return li;
+}
+
+function showMine(states) {
+  const box = $("mine");
+  box.replaceChildren();
+  const tables = mine();
+  $("mine-section").hidden = !tables.length;
+  for (const t of tables.slice().reverse()) {
+    const sec = el("div", "mine-table");
+    const state = states[t.table] || "gone from the server";
+    sec.append(el("h3", "", `${t.table} — ${state}`));
+    const ul = el("ul", "links");
+    for (const s of t.seats) {
+      if (s.link) ul.append(linkRow(`${s.seat} (${s.kind})`, s.link, "seat-link"));
+      else ul.append(el("li", "muted", `${s.seat}: ${s.kind}, a bot`));
+    }
+    ul.append(linkRow("spectators", t.spectator, "spectator-link"));
+    sec.append(ul);
+    const buttons = el("div", "host-buttons");
+    const close = el("button", "", "close the table"), del = el("button", "", "delete it");
+    close.type = del.type = "button";
+    close.onclick = () => host(t, "POST", `/api/tables/${t.table}/close`);
+    del.onclick = async () => {
+      if (!confirm(`Delete table ${t.table}, its links and its log?`)) return;
+      if (await host(t, "DELETE", `/api/tables/${t.table}`)) keep(mine().filter((x) => x.table !== t.table));
+      listTables();
+    };
+    if (states[t.table] && !/closed|over|gone/.test(states[t.table])) buttons.append(close);
+    buttons.append(del);
+    sec.append(buttons);
+    box.append(sec);
+  }
+}
+
+async function host(t, method, path) {
+  const r = await fetch(path, {method, headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf,
+                                                 "X-Host-Token": t.host}});
+  const answer = await r.json().catch(() => ({error: `the server answered ${r.status} ${r.statusText}`}));
+  if (!r.ok) { showError(answer.error); return false; }
+  listTables();
+  return true;
+}
+
+function showError(text) {
+  const e = $("error"); e.textContent = text; e.style.display = "block";
+  setTimeout(() => { e.style.display = "none"; }, 5000);
+}
+
 async function listTables() {
   const tables = await (await fetch("/api/tables")).json();
   const box = $("tables");
   box.replaceChildren();
   if (!tables.length) box.textContent = "none yet";
+  const states = {};
   for (const t of tables) {
-    const state = t.unavailable ? `cannot be played: ${t.unavailable}` : t.stopped ? "stopped" : t.over ? "over" : `move ${t.moves}`;
+    const state = t.resuming ? "resuming…" : t.unavailable ? `cannot be played: ${t.unavailable}`
+      : t.stopped ? `stopped: ${t.stopped}` : t.over ? "over" : `move ${t.moves}`;
+    states[t.table] = state;
     box.append(el("div", "", `${t.table}: ${(t.seats || []).join(", ")} — ${state}`));
   }
+  showMine(states);
 }
 
 $("new").onsubmit = async (ev) => {
@@ -70,18 +136,15 @@ $("new").onsubmit = async (ev) => {
   const r = await fetch("/api/tables", {method: "POST", body: JSON.stringify(body),
                                         headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf}});
   const made = await r.json().catch(() => ({error: `the server answered ${r.status} ${r.statusText}`}));
-  if (!r.ok) { const e = $("error"); e.textContent = made.error; e.style.display = "block"; setTimeout(() => { e.style.display = "none"; }, 5000); return; }
+  if (!r.ok) { showError(made.error); return; }
+  keep([...mine(), made]);
   const ul = $("links");
   ul.replaceChildren();
   for (const s of made.seats) {
-    const li = el("li", "", `${s.seat} (${s.kind}): `);
-    if (s.link) { const a = el("a", "seat-link", location.origin + s.link); a.href = s.link; a.target = "_blank"; li.append(a); }
-    else li.append(el("span", "muted", "a bot"));
-    ul.append(li);
+    if (s.link) ul.append(linkRow(`${s.seat} (${s.kind})`, s.link, "seat-link"));
+    else ul.append(el("li", "muted", `${s.seat}: ${s.kind}, a bot`));
   }
-  const li = el("li", "", "spectators: ");
-  const a = el("a", "spectator-link", location.origin + made.spectator); a.href = made.spectator; a.target = "_blank";
-  li.append(a); ul.append(li);
+  ul.append(linkRow("spectators", made.spectator, "spectator-link"));
   $("made").hidden = false;
   listTables();
 };

@@ -1,0 +1,144 @@
+"""The bots of every table, thinking in worker processes: never on the server's event loop.
+
+A bot's move is worked out by a worker process of a pool shared by all the tables (the searches'
+pool has as many as the server-wide limit of searches at once; the quick bots have one of their
+own, so they never wait behind a search). The worker rebuilds the table's game from its seed
+and moves (keeping the last state of each table it saw, so usually only the newest moves are
+replayed), makes the bot afresh from its spec and a seed of that moment (the table's seed, the
+seat, the move number: a bot needs no memory between moves, so a restarted server has no search
+to replay), and returns its move. A search that runs past the table's ceiling is stopped, and the
+move made by the greedy bot instead (by a random one if even that is too slow).
+"""
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import signal
+from concurrent.futures import ProcessPoolExecutor
+
+from ...bots import BotSpecError, make_bot, parse_spec
+from ...errors import GamedslError
+
+FALLBACK = ("greedy", "random")  # what moves for a bot whose search ran out of time, in this order
+
+
+def check_spec(spec: str, max_seconds: float) -> str | None:
+    """Why a seat's bot spec is refused at a server whose bots think at most `max_seconds` a move, or None."""
+    try:
+        kind, kwargs = parse_spec(spec)
+    except BotSpecError as exc:
+        return str(exc)
+    seconds = kwargs.get("seconds")
+    if seconds is not None and seconds > max_seconds:
+        return (f"'{spec}' asks for {seconds:g} s a move; bots here think at most {max_seconds:g} s "
+                "(the server's --max-bot-seconds)")
+    return None
+
+
+def move_seed(table_seed: int, seat: int, move: int) -> int:
+    """The seed of a bot's move: the same table, seat and moment give the same bot."""
+    return (table_seed * 1_000_003 + seat) * 1_000_003 + move
+
+
+class BotPool:
+    """The worker processes that think for bots: `workers` for searches (the server-wide limit of
+    searches at once), and one for the quick bots (greedy), so that a quick bot never waits behind
+    a search. The random bot draws its move at once, in the server: it does not think."""
+
+    def __init__(self, workers: int, max_seconds: float):
+        self.max_seconds = max_seconds
+        spawn = multiprocessing.get_context("spawn")
+        self.searches = ProcessPoolExecutor(max(1, workers), mp_context=spawn, initializer=_start_worker)
+        self.quick = ProcessPoolExecutor(1, mp_context=spawn, initializer=_start_worker)
+
+    async def choose(self, table, seat: int) -> int:
+        """The move of the bot at `seat` of `table`, now (the state is read at once; the caller checks
+        that the game did not move on before playing it)."""
+        drawn = self.draw(table, seat)
+        if drawn is not None:
+            return drawn
+        s = table.state
+        spec = table.seats[seat]
+        seed = move_seed(table.seed, seat, s.moves)
+        kind = parse_spec(spec)[0]
+        moves = [(a, s.times.get(k)) for k, a in enumerate(s.history)]
+        task = (table.id, table.game.text, table.game.prog.filename, s.np, table.seed, table.options, moves,
+                spec, seed, self.max_seconds)
+        pool = self.searches if kind == "ismcts" else self.quick
+        action, error = await asyncio.get_running_loop().run_in_executor(pool, think, task)
+        if error:
+            raise GamedslError(error)
+        return action
+
+    def draw(self, table, seat: int) -> int | None:
+        """The move of a random bot, drawn at once (None for a bot that thinks)."""
+        spec = table.seats[seat]
+        if parse_spec(spec)[0] != "random":
+            return None
+        return make_bot(spec, move_seed(table.seed, seat, table.state.moves)).choose(table.state)
+
+    def close(self):
+        for pool in (self.searches, self.quick):
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+# ---- in a worker process
+
+_GAMES: dict = {}  # (filename, text) -> Game
+_STATES: dict = {}  # table id -> the last state rebuilt for it
+_LIMIT = 64  # tables whose state a worker keeps
+
+
+class _TimeUp(BaseException):  # not an Exception: no `except Exception` of the engine or a bot catches it
+    pass
+
+
+def _start_worker():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    try:
+        os.nice(10)  # people's moves first: the server's own process answers before a bot thinks
+    except OSError:
+        pass
+
+    def time_up(*_):
+        raise _TimeUp
+    signal.signal(signal.SIGALRM, time_up)
+
+
+def think(task) -> tuple[int | None, str | None]:
+    """(the bot's move, None) or (None, why it could not move): run in a worker process."""
+    table_id, text, filename, players, seed, options, moves, spec, bot_seed, max_seconds = task
+    try:
+        state = _rebuilt(table_id, text, filename, players, seed, options, moves)
+        for kind in (spec, *FALLBACK):
+            try:
+                signal.setitimer(signal.ITIMER_REAL, max_seconds * 1.5 + 0.5)
+                return make_bot(kind, bot_seed).choose(state.clone()), None
+            except _TimeUp:
+                continue
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+        return None, "no bot could choose a move in time"
+    except GamedslError as exc:
+        return None, str(exc)
+
+
+def _rebuilt(table_id, text, filename, players, seed, options, moves):
+    """The table's state after `moves` ((action, reaction time)): the kept one moved on, or a new one."""
+    from ...engine import load_source
+
+    key = (filename, text)
+    game = _GAMES.get(key)
+    if game is None:
+        game = _GAMES[key] = load_source(text, filename)
+    state = _STATES.get(table_id)
+    if state is None or state.game is not game or len(state.history) > len(moves) or \
+            state.history != [a for a, _ in moves[:len(state.history)]]:
+        state = game.new_state(players=players, seed=seed, options=options)
+    for action, seconds in moves[len(state.history):]:
+        state.apply_action(action, seconds)
+    if len(_STATES) >= _LIMIT and table_id not in _STATES:
+        _STATES.pop(next(iter(_STATES)))
+    _STATES[table_id] = state
+    return state

@@ -1,0 +1,131 @@
+"""`gamedsl serve` can't be stalled by a bot or a restart: bots think in worker processes under a
+ceiling per move, a search never holds up another table, and a restarted server answers at once
+while its tables come back (a table is "resuming" until then)."""
+import asyncio
+import json
+import time
+
+import httpx
+import pytest
+import websockets
+
+from serve_helpers import GAMES, Player, Served, create_table, lobby_client, log_lines, log_of, play_all, ws_url
+
+LAUS = GAMES / "laus.game"
+
+
+def test_a_bot_asking_for_more_than_the_ceiling_is_refused(tmp_path):
+    with Served(LAUS, tmp_path / "data", "--max-bot-seconds", "1") as server:
+        client = lobby_client(server.url)
+        for spec in ("ismcts:1e308s", "ismcts:1.5s"):
+            r = client.post("/api/tables", json={"players": 3, "seats": ["human", spec, "random"]})
+            assert r.status_code == 400
+            assert r.json()["error"] == (f"'{spec}' asks for {float(spec[7:-1]):g} s a move; bots here think at "
+                                         "most 1 s (the server's --max-bot-seconds)")
+        assert client.post("/api/tables", json={"players": 3, "seats": ["human", "ismcts:1s", "random"]}) \
+            .status_code == 200
+        client.close()
+        assert not list((tmp_path / "data" / "logs").glob("*.jsonl"))[1:]  # the refused forms left no log
+
+
+def test_a_search_past_the_ceiling_is_stopped_and_the_game_goes_on(tmp_path):
+    """ismcts with ten million iterations, at a server whose bots think at most 0.2 s: the search is
+    stopped (at 0.2 * 1.5 + 0.5 s) and greedy moves instead, every time."""
+    with Served(LAUS, tmp_path / "data", "--max-bot-seconds", "0.2") as server:
+        table = create_table(server.url, 3, ["ismcts:10000000", "greedy", "random"], seed=3)
+        started = time.monotonic()
+        path = log_of(tmp_path / "data", table["table"])
+        while time.monotonic() - started < 20:
+            moves = [m for m in log_lines(path) if m["type"] == "move" and m["player"] == 0]
+            if len(moves) >= 3:
+                break
+            time.sleep(0.2)
+        assert len(moves) >= 3 and time.monotonic() - started < 20
+
+
+def test_searching_bots_never_hold_up_another_table(tmp_path):
+    """Two tables of three searching bots each (0.8 s a move, two searches at once fill the pool),
+    and a table of two people and a random bot: each person's move is shown back to them fast."""
+    with Served(LAUS, tmp_path / "data", "--max-bot-seconds", "1", "--bot-workers", "2") as server:
+        for seed in (1, 2):
+            create_table(server.url, 3, ["ismcts:0.8s"] * 3, seed=seed)
+        table = create_table(server.url, 3, ["human", "human", "random"], seed=3)
+        sent: dict = {}
+        trips: list[float] = []
+
+        class Timed(Player):
+            async def play(self):
+                async with websockets.connect(self.url, max_size=None, origin=self.origin) as ws:
+                    answered = None
+                    while len(trips) < 40:
+                        frame = json.loads(await ws.recv())
+                        if frame["type"] != "state" or frame["over"]:
+                            return
+                        if self.link in sent and frame["turn"] != sent[self.link][1]:
+                            trips.append(time.monotonic() - sent.pop(self.link)[0])
+                        if frame["legal"] and frame["turn"] != answered:
+                            answered = frame["turn"]
+                            sent[self.link] = (time.monotonic(), frame["turn"])
+                            await ws.send(json.dumps({"type": "move", "move": frame["legal"][0]["move"],
+                                                      "turn": frame["turn"]}))
+
+        players = [Timed(server.url, table["seats"][k]["link"], None) for k in (0, 1)]
+        asyncio.run(play_all(players, timeout=60))
+        assert len(trips) >= 20
+        assert max(trips) < 0.5, sorted(trips)[-5:]  # a search takes 0.8 s: no move waited for one
+
+
+def test_a_restarted_server_answers_at_once_and_a_table_says_it_is_resuming(tmp_path, monkeypatch):
+    """The tables come back in the background: the lobby answers before they are back, lists them as
+    resuming, and a link opened meanwhile is told so, then gets its table."""
+    import gamedsl.tools.serve.app as app_module
+    from starlette.testclient import TestClient
+
+    from gamedsl.tools.serve.security import Limits, Policy
+    from gamedsl.tools.serve.table import Settings
+
+    data = tmp_path / "data"
+    with Served(LAUS, data) as server:
+        table = create_table(server.url, 3, ["human", "random", "random"], seed=4)
+    gate = asyncio.Event()
+
+    async def slow_resume_all(self):  # the replay waits for the gate: the table stays "resuming"
+        await gate.wait()
+        await original(self)
+    original = app_module.Server.resume_all
+    monkeypatch.setattr(app_module.Server, "resume_all", slow_resume_all)
+    server = app_module.Server(LAUS, data, Settings(bot_delay=0))
+    policy = Policy("127.0.0.1", 8000, [], [], True)
+    with TestClient(app_module.build_app(server, policy, Limits()), base_url="http://127.0.0.1:8000") as client:
+        assert client.get("/api/game").status_code == 200  # answering already
+        assert client.get("/api/tables").json() == [{"table": table["table"], "resuming": True}]
+        token = table["seats"][0]["link"].rsplit("/", 1)[-1]
+        with client.websocket_connect(f"ws://127.0.0.1:8000/ws/{token}", headers={"origin": "http://127.0.0.1:8000"}) as ws:
+            first = ws.receive_json()
+            assert first["type"] == "resuming" and "being resumed" in first["message"]
+            client.portal.call(gate.set)
+            frame = ws.receive_json()
+            assert frame["type"] == "state" and frame["legal"]
+        assert client.get("/api/tables").json()[0]["table"] == table["table"]
+
+
+def test_a_restart_replays_no_bot_search(tmp_path):
+    """A table of a person and two searching bots, many moves in: the restarted server has it back
+    in well under a second (a bot needs no memory of its past moves: bots.py)."""
+    data = tmp_path / "data"
+    with Served(LAUS, data, "--max-bot-seconds", "1") as server:
+        table = create_table(server.url, 3, ["human", "ismcts:0.5s", "ismcts:0.5s"], seed=9)
+        player = Player(server.url, table["seats"][0]["link"], lambda f: f["legal"][0]["move"], stop_after=12)
+        asyncio.run(play_all([player], timeout=60))
+    moves = [m for m in log_lines(log_of(data, table["table"])) if m["type"] == "move"]
+    assert sum(m["player"] != 0 for m in moves) >= 15  # bot moves that took 0.5 s each to think: 7.5 s or more to replay
+    started = time.monotonic()
+    with Served(LAUS, data) as server:
+        while time.monotonic() - started < 10:
+            listed = httpx.get(server.url + "/api/tables").json()
+            if listed and "resuming" not in listed[0]:
+                break
+            time.sleep(0.05)
+        took = time.monotonic() - started
+    assert listed[0]["table"] == table["table"] and "moves" in listed[0]
+    assert took < 3, took  # a server start, not the searches again
