@@ -32,6 +32,10 @@ import websockets
 ROOT = Path(__file__).resolve().parent.parent
 
 
+PASS = "no reaction"  # a person's pass may be made by the server for them (the next player moved, a deadline)
+MOVED_ON = "the game has moved on since that move was chosen: it was not played"
+
+
 class Seat:
     """A WebSocket player answering every decision at random, and counting what happens to its moves."""
 
@@ -39,7 +43,7 @@ class Seat:
         self.url = url.replace("http://", "ws://") + "/ws/" + link.rsplit("/", 1)[-1]
         self.origin = url  # a browser page of the server sends its own origin
         self.rng, self.deadline = random.Random(seed), deadline
-        self.sent = self.errors = 0
+        self.sent = self.errors = self.passes = self.late = 0
         self.messages: list[str] = []
         self.waiting: tuple[float, int] | None = None  # (sent at, turn) of the move not yet shown
         self.round_trips: list[float] = []
@@ -56,9 +60,14 @@ class Seat:
                     return
                 frame = json.loads(text)
                 if frame["type"] == "error":
-                    self.errors += 1
-                    self.messages.append(frame["message"])
+                    if frame["message"] == MOVED_ON:
+                        self.late += 1  # made early, after a reaction window, that a reaction beat: refused
+                    else:
+                        self.errors += 1
+                        self.messages.append(frame["message"])
                     continue
+                if frame.get("notice"):
+                    self.late += 1  # the same, told once the window closed
                 self.frames += 1
                 self.last = frame
                 if self.waiting and (frame["turn"] != self.waiting[1] or frame["answered"]):
@@ -68,10 +77,11 @@ class Seat:
                     return
                 if frame["legal"] and frame["turn"] != answered and time.monotonic() < self.deadline:
                     answered = frame["turn"]
-                    move = self.rng.choice(frame["legal"])["move"]
+                    chosen = self.rng.choice(frame["legal"])
                     self.waiting = (time.monotonic(), frame["turn"])
-                    await ws.send(json.dumps({"type": "move", "move": move, "turn": frame["turn"]}))
+                    await ws.send(json.dumps({"type": "move", "move": chosen["move"], "turn": frame["turn"]}))
                     self.sent += 1
+                    self.passes += chosen["text"] == PASS
 
 
 async def one_table(url: str, seed: int, deadline: float, options: dict, data: Path, out: dict,
@@ -97,10 +107,10 @@ async def one_table(url: str, seed: int, deadline: float, options: dict, data: P
 
 
 def count_logged(data: Path, table: str, people: list[int]) -> tuple[int, int]:
-    """(moves by the people at the table, all moves) in a table's log."""
+    """(moves by the people at the table other than passes, all moves) in a table's log."""
     lines = [json.loads(x) for x in (data / "logs" / f"{table}.jsonl").read_text(encoding="utf-8").splitlines()]
     moves = [m for m in lines if m["type"] == "move"]
-    return sum(1 for m in moves if m["player"] in people), len(moves)
+    return sum(1 for m in moves if m["player"] in people and m["text"] != PASS), len(moves)
 
 
 def run(game: Path, tables: int, seconds: float, options: dict, slow: int = 0, slow_bot: str = "ismcts:2s") -> dict:
@@ -139,7 +149,7 @@ def run(game: Path, tables: int, seconds: float, options: dict, slow: int = 0, s
             proc.wait(20)
         except subprocess.TimeoutExpired:
             proc.kill()
-    sent = errors = logged = moves = 0
+    sent = errors = logged = moves = late = 0
     held = stats["held_answers"]  # answers waiting in a window that was still open at the end
     trips: list[float] = []
     messages = list(out["errors"])
@@ -148,8 +158,9 @@ def run(game: Path, tables: int, seconds: float, options: dict, slow: int = 0, s
         logged += people
         moves += all_moves
         for s in seats + [watcher]:
-            sent += s.sent
+            sent += s.sent - s.passes  # passes aside: the server may pass for a person
             errors += s.errors
+            late += s.late
             messages += s.messages
             trips += s.round_trips
     shutil.rmtree(data, ignore_errors=True)
@@ -159,8 +170,8 @@ def run(game: Path, tables: int, seconds: float, options: dict, slow: int = 0, s
             "tables_played": len(out["tables"]),
             "seconds": round(elapsed, 1), "moves": moves, "moves_per_s": round(moves / elapsed, 1),
             "moves_sent": sent, "errors": errors + len(out["errors"]), "error_messages": messages[:10],
-            "lost_moves": max(0, sent - errors - logged - held), "held_in_open_windows": held,
-            "phantom_moves": max(0, logged + held - (sent - errors)),
+            "lost_moves": max(0, sent - errors - late - logged - held), "held_in_open_windows": held,
+            "phantom_moves": max(0, logged - (sent - errors)), "refused_as_late": late,
             "server_alive": alive,
             "server_p50_ms": stats["p50_ms"] and round(stats["p50_ms"], 2),
             "server_p99_ms": stats["p99_ms"] and round(stats["p99_ms"], 2),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import re
 
 import httpx
@@ -65,6 +66,11 @@ def _card_finder(game):
     return lambda obj: {m for s in _strings(obj) for m in pattern.findall(s)}
 
 
+# A move made before a reaction window closed (the decision after it, made early) is refused when a
+# reaction changed the game first: the page shows it, and the new question.
+MOVED_ON = "the game has moved on since that move was chosen: it was not played"
+
+
 def test_a_seat_is_sent_no_card_it_may_not_see(tmp_path):
     """Every frame sent to P1 during a whole LOL game (two people, one bot; jump-ins, «ЛОЛ!» calls and
     races on the way): each card named in it was in P1's own observation by then. And every frame
@@ -79,7 +85,7 @@ def test_a_seat_is_sent_no_card_it_may_not_see(tmp_path):
             await play_all(players, timeout=150)
             await asyncio.wait_for(watch, 10)
         asyncio.run(run())
-        assert players[0].errors == players[1].errors == spectator.errors == []
+        assert set(players[0].errors + players[1].errors) <= {MOVED_ON} and spectator.errors == []
     game = gamedsl.load_game(LOL)
     cards_in = _card_finder(game)
     data = log_lines(log_of(tmp_path / "data", table["table"]))
@@ -101,7 +107,7 @@ def test_a_seat_is_sent_no_card_it_may_not_see(tmp_path):
         if i < len(moves):
             state.apply_action(moves[i]["action"], moves[i].get("time"))
     assert hidden_from_p1, "the others held cards P1 never saw: the check below means something"
-    frames = [json.loads(r) for r in players[0].raw]
+    frames = [f for f in map(json.loads, players[0].raw) if f["type"] == "state"]
     assert len(frames) > 20
     events = {m["text"].split(" ", 1)[0] for m in moves}
     assert {"jump", "ЛОЛ!", "cover"} & events  # the real-time moves were played
@@ -231,6 +237,44 @@ def test_an_answer_waiting_in_an_open_race_survives_kill_9(tmp_path):
     covers = [m for m in log_lines(log_of(data, table["table"])) if m.get("text") == "cover"]
     assert [m["player"] for m in covers] == [0, 1]  # in the order the engine asks
     assert 0.25 < covers[1]["time"] < covers[0]["time"]  # P2 answered first, before the restart
+
+
+def test_a_race_restarted_by_the_server_waits_for_its_people(tmp_path):
+    """The server dies in a race P2 has answered; it restarts; P1 comes back 2 s later and answers at
+    once: P1's time counts from when P1 was back (not from the restart), after P2's."""
+    (tmp_path / "slap.game").write_text(SLAP, encoding="utf-8")
+    data = tmp_path / "data"
+    server = Served(tmp_path / "slap.game", data, "--window-seconds", "60").start()
+    try:
+        table = create_table(server.url, 2, ["human", "human"], seed=1)
+        p1, p2 = table["seats"][0]["link"], table["seats"][1]["link"]
+
+        async def first():
+            async with websockets.connect(ws_url(server.url, p1), origin=server.url) as ws:
+                frame = json.loads(await ws.recv())
+                await ws.send(json.dumps({"type": "move", "move": frame["legal"][0]["move"], "turn": frame["turn"]}))
+                async with websockets.connect(ws_url(server.url, p2), origin=server.url) as other:
+                    while not (f := json.loads(await other.recv()))["window"]:
+                        pass
+                    await asyncio.sleep(0.4)
+                    await other.send(json.dumps({"type": "move", "move": f["legal"][0]["move"], "turn": f["turn"]}))
+                    await other.recv()
+        asyncio.run(first())
+    finally:
+        server.kill()
+    with Served(tmp_path / "slap.game", data, "--window-seconds", "60") as again:
+        time.sleep(2)  # the server is up; P1 is not back yet
+
+        async def p1_back():
+            async with websockets.connect(ws_url(again.url, p1), origin=again.url) as ws:
+                while not (f := json.loads(await ws.recv()))["window"]:
+                    pass
+                assert f["window"]["left"] > 59  # the clock waited for P1 (less P2's 0.4 s, not the 2 s)
+                await ws.send(json.dumps({"type": "move", "move": f["legal"][0]["move"], "turn": f["turn"]}))
+                await ws.recv()
+        asyncio.run(p1_back())
+    covers = {m["player"]: m["time"] for m in log_lines(log_of(data, table["table"])) if m.get("text") == "cover"}
+    assert 0.35 < covers[1] < covers[0] < 1.0  # P2 first, P1 just after: the 2 s away did not count
 
 
 # ---- bad input
@@ -366,7 +410,7 @@ def test_after_kill_9_every_table_resumes_and_its_links_still_work(tmp_path):
     finally:
         server.kill()
     state, lines = _replayed(log_of(data, table["table"]))
-    assert len(lines) >= 50 and lines[-1]["type"] == "move"
+    assert len(lines) >= 30 and lines[-1]["type"] == "move"
     other_state, _ = _replayed(log_of(data, other["table"]))
     with Served(LOL, data, "--window-seconds", "30") as server:
         listed = {t["table"]: t for t in httpx.get(server.url + "/api/tables").json()}
@@ -386,7 +430,7 @@ def test_after_kill_9_every_table_resumes_and_its_links_still_work(tmp_path):
             first, expected = again[k].frames[0], state.observation(k)
             assert first["log_from"] == 0 and len(first["log"]) >= 20
             assert (first["view"]["zones"], first["view"]["vars"]) == (expected["zones"], expected["vars"])
-            assert again[k].errors == [] and len(again[k].frames) > 5
+            assert set(again[k].errors) <= {MOVED_ON} and len(again[k].frames) > 5
         seen = watcher.frames[0]["view"]
         assert seen["player"] is None and all(isinstance(h, dict) for h in seen["zones"]["hand"].values())
         # the other table is where it was too, its bots included: waiting for its person

@@ -230,7 +230,9 @@ class Server:
                 writer.close()
                 writer = None
                 self.store.set_status(row["id"], "over")
-        return self._table(row["id"], state, seats, writer, seed, data.start["options"])
+        table = self._table(row["id"], state, seats, writer, seed, data.start["options"])
+        table.resumed = True  # a reaction window open now waits for its people to be back (table.py)
+        return table
 
     async def close(self):
         for table in self.tables.values():

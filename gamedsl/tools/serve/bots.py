@@ -52,13 +52,14 @@ class BotPool:
         self.searches = ProcessPoolExecutor(max(1, workers), mp_context=spawn, initializer=_start_worker)
         self.quick = ProcessPoolExecutor(1, mp_context=spawn, initializer=_start_worker)
 
-    async def choose(self, table, seat: int) -> int:
+    async def choose(self, table, seat: int, state=None) -> int:
         """The move of the bot at `seat` of `table`, now (the state is read at once; the caller checks
-        that the game did not move on before playing it)."""
-        drawn = self.draw(table, seat)
+        that the game did not move on before playing it); at `state`, a copy, if given (the decision
+        after a reaction window, as it comes if nobody reacts)."""
+        s = table.state if state is None else state
+        drawn = self.draw(table, seat, s)
         if drawn is not None:
             return drawn
-        s = table.state
         spec = table.seats[seat]
         seed = move_seed(table.seed, seat, s.moves)
         kind = parse_spec(spec)[0]
@@ -71,12 +72,13 @@ class BotPool:
             raise GamedslError(error)
         return action
 
-    def draw(self, table, seat: int) -> int | None:
+    def draw(self, table, seat: int, state=None) -> int | None:
         """The move of a random bot, drawn at once (None for a bot that thinks)."""
         spec = table.seats[seat]
         if parse_spec(spec)[0] != "random":
             return None
-        return make_bot(spec, move_seed(table.seed, seat, table.state.moves)).choose(table.state)
+        state = table.state if state is None else state
+        return make_bot(spec, move_seed(table.seed, seat, state.moves)).choose(state)
 
     def close(self):
         for pool in (self.searches, self.quick):

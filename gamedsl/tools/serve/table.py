@@ -82,6 +82,26 @@ class Conn:
         self.window: tuple | None = None  # (window, the time left as this client was first told it)
 
 
+class Ahead:
+    """The decision a reaction window was opened before, as it comes if nobody reacts: its player,
+    their legal moves (in display order), the state at it, and each seat's view of it."""
+
+    def __init__(self, state, player: int, legal: list[int]):
+        self.state, self.player, self.legal = state, player, legal
+        self.views: dict[int, dict] = {}
+
+    def view(self, seat: int) -> dict:
+        if seat not in self.views:
+            if seat == SPECTATOR:
+                self.views[seat] = public_view(self.state)
+            else:
+                view = self.state.observation(seat)
+                view.pop("legal", None)
+                view.pop("window", None)
+                self.views[seat] = view
+        return self.views[seat]
+
+
 class Table:
     """A game being played by connected people and by bots."""
 
@@ -104,6 +124,14 @@ class Table:
         self.asked: dict[int, tuple] = {}
         self.frozen: dict[int, dict] = {}  # each seat's view when the window opened
         self.buffer: dict[int, tuple[int, float]] = {}
+        self.resumed = False  # set by a restarted server: a window found open then waits for people to be back
+        self.paused = False  # that window's clock waits
+        self.held_since = 0.0  # the slowest answer held from before a restart (its seconds)
+        self.ahead: Ahead | None = None  # the decision after the open reaction window, if nobody reacts
+        # that decision's move, made while the window was still open: (player, move, window, the
+        # state it was made at); played if the window ends with the game at that state
+        self.early: tuple | None = None
+        self.notices: dict[int, str] = {}  # per seat: a message for it alone, sent with its next frame
         self.saved = False  # some of them are in the store (they would count after a restart)
         self.timer: asyncio.TimerHandle | None = None
         self.wake = asyncio.Event()
@@ -119,10 +147,20 @@ class Table:
         move, so a move meant for a moment that has passed is refused."""
         s = self.state
         if s.window is not None:
-            return self.asked[seat][1]["move"] if seat in self.asked and not self.answered(seat) else None
+            if seat in self.asked and not self.answered(seat):
+                return self.asked[seat][1]["move"]
+            return self.ahead.view(seat)["move"] if self.ahead_asks(seat) else None
         if not s.is_terminal() and s.current_player() == seat:
             return s.observation(seat)["move"]
         return None
+
+    def ahead_asks(self, seat: int) -> bool:
+        """Whether a seat may already answer the decision that comes after the open reaction window
+        (it is that decision's player, is not asked in the window or has answered it, and has not
+        answered the decision yet)."""
+        a = self.ahead
+        return a is not None and seat == a.player and self.early is None and \
+            (seat not in self.asked or self.answered(seat))
 
     def _sync_window(self):
         """Notice a reaction window that opened: work out who is asked what, and start its clock."""
@@ -138,18 +176,53 @@ class Table:
         self.window_key = s.window_start
         self.window_opened = time.monotonic()
         self.frozen = {seat: self._view(seat) for seat in [SPECTATOR, *range(s.np)]}
-        self.asked = self._window_questions()
+        self.asked, self.ahead = self._window_questions()
         self.buffer = {}
+        self.held_since = 0.0
         if self.store is not None:  # answers received before a restart, not yet played
             for seat, (action, seconds) in self.store.answers(self.id, s.window_start).items():
                 if seat in self.asked and seat in s.window[2] and action in self.asked[seat][0]:
                     self.buffer[seat] = (action, seconds)
                     self.saved = True
             if self.buffer:  # those who answered before the restart stay faster than those after it
-                self.window_opened -= max(seconds for _, seconds in self.buffer.values())
-        if any(self.human(p) for p in self.asked):
+                self.held_since = max(seconds for _, seconds in self.buffer.values())
+        if not any(self.human(p) for p in self.asked):
+            return
+        if self.resumed:  # a window open when the server stopped: its clock waits for the people asked
+            self.paused = True
             loop = asyncio.get_running_loop()
-            self.timer = loop.call_later(self.settings.window_seconds, self._deadline, s.window_start)
+            self.timer = loop.call_later(self.settings.window_seconds, self._resume_clock, s.window_start)
+            self._resume_clock(s.window_start, only_if_back=True)
+        else:
+            self._start_clock(self.settings.window_seconds)
+        self.resumed = False
+
+    def _start_clock(self, seconds: float):
+        """The window's clock runs from now, `seconds` left to its deadline (less what answers held
+        from before a restart took: they stay faster)."""
+        self.paused = False
+        self.window_opened = time.monotonic() - self.held_since
+        loop = asyncio.get_running_loop()
+        if self.timer is not None:
+            self.timer.cancel()
+        self.timer = loop.call_later(max(0.0, seconds - self.held_since), self._deadline, self.window_key)
+
+    def _resume_clock(self, window: int, only_if_back: bool = False):
+        """After a restart: the window's clock starts once every person asked who has not answered is
+        back (or after a grace of --window-seconds), so nobody loses the time the server was down."""
+        if not self.paused or window != self.window_key:
+            return
+        back = all(any(c.seat == p for c in self.conns) for p in self.asked if self.human(p) and not self.answered(p))
+        if back or not only_if_back:
+            self._start_clock(self.settings.window_seconds)
+            for conn in self.conns:
+                conn.window = None  # the time left is told anew
+            if not only_if_back:
+                asyncio.ensure_future(self._tell())
+
+    async def _tell(self):
+        async with self.lock:
+            await self.broadcast()
 
     def _window_closed(self):
         if self.timer is not None:
@@ -158,27 +231,32 @@ class Table:
         if self.saved and self.store is not None:
             self.store.drop_answers(self.id)
         self.window_key, self.asked, self.buffer, self.saved, self.frozen = None, {}, {}, False, {}
+        self.ahead = None
 
-    def _window_questions(self) -> dict:
-        """Every seat the open window will ask, with its legal answers and its view at that moment.
+    def _window_questions(self) -> tuple[dict, Ahead | None]:
+        """Every seat the open window will ask, with its legal answers and its view at that moment;
+        and, for a reaction window before a decision, that decision as it comes if nobody reacts.
 
         The engine asks them one after the other and nothing changes between the questions, so a
         copy of the state, answered for each seat in turn (by letting the moment pass where
-        possible), reaches each seat's question; people see theirs all at once."""
+        possible), reaches each seat's question; people see theirs all at once. Answered on to the
+        window's end, the copy reaches the decision the window was opened before: what the table
+        shows everyone not asked (nothing of the window: no pause, no changed header), and a
+        question its player may answer at once."""
         s = self.state.clone()
-        start = s.window_start
+        start, kind = s.window_start, s.window[0]
         out = {}
         while s.window is not None and s.window_start == start and not s.is_terminal():
             p = s.current_player()
             legal = s.legal_actions()
             out[p] = (self.game.display_order(legal), s.observation(p), s.clone())
-            if len(s.window[2]) <= 1:
-                break
             try:
                 s.apply_action(self.no_reaction if self.no_reaction in legal else legal[0], 0.0)
             except GamedslError:  # the copy's window closed and a rule failed: the real game will say so
-                break
-        return out
+                return out, None
+        if kind != "react" or s.is_terminal() or s.window is not None or s.pending is None:
+            return out, None
+        return out, Ahead(s, s.current_player(), self.game.display_order(s.legal_actions()))
 
     def human(self, seat: int) -> bool:
         return self.seats[seat] == "human"
@@ -215,8 +293,13 @@ class Table:
             if error:
                 return error
             s = self.state
-            if s.window is not None:
-                seconds = round(max(0.0, time.monotonic() - self.window_opened), 3)
+            if s.window is not None and self.ahead_asks(seat):
+                self._move_on(move)
+            elif s.window is not None:
+                # an answer after a restart comes after those held from before it: they stay faster
+                seconds = 0.0 if self.paused else round(max(0.0, time.monotonic() - self.window_opened), 3)
+                if self.held_since:
+                    seconds = max(seconds, round(self.held_since + 0.001, 3))
                 self.buffer[seat] = (move, seconds)
                 if self.store is not None and s.current_player() != seat:
                     self.store.save_answer(self.id, s.window_start, seat, move, seconds)
@@ -226,6 +309,17 @@ class Table:
             await self._settle(received)
         self.wake.set()
         return None
+
+    def _move_on(self, move: int):
+        """The player of the decision after a reaction window made their move: the moment to react
+        is over (as at a table, where nobody may jump in once the next player has played). Whoever
+        asked has not answered lets it pass, timed now; the move is played once the window closes,
+        if nobody's reaction changed the game meanwhile (settle)."""
+        self.early = (self.ahead.player, move, self.window_key, self.ahead.state)
+        now = round(max(0.0, time.monotonic() - self.window_opened), 3)
+        for seat, (legal, *_) in self.asked.items():
+            if self.human(seat) and not self.answered(seat):
+                self.buffer[seat] = (self.no_reaction if self.no_reaction in legal else legal[0], now)
 
     def _check(self, seat: int, move: int, turn) -> str | None:
         s = self.state
@@ -239,6 +333,8 @@ class Table:
             return "the game has moved on since that move was chosen: it was not played"
         if s.window is not None:
             self._sync_window()
+            if self.ahead_asks(seat):  # the decision after the window, answered at once
+                return None if move in self.ahead.legal else _why(self.ahead.state, move)
             if seat not in self.asked:
                 return "it is not your move"
             if self.answered(seat):
@@ -305,11 +401,20 @@ class Table:
             else:
                 break
         self._sync_window()
+        if self.early is not None and (s.window is None or s.window_start != self.early[2]):
+            player, move, _, at = self.early
+            self.early = None
+            if not s.is_terminal() and s.window is None and s.history == at.history and \
+                    s.current_player() == player and move in s.pending[1]:
+                self._apply(player, move, None)  # nobody reacted: the move made early stands
+                await self._settle()
+                return
+            self.notices[player] = "the game changed before your move could be played: choose again"
         await self._commit()
         await self.broadcast()
         if received is not None:
             self.metrics.append(time.monotonic() - received)
-        if self.bot_to_move() is not None:
+        if self.bot_to_move() is not None or self.bot_ahead() is not None:
             self.wake.set()
 
     def bot_to_move(self) -> int | None:
@@ -320,43 +425,61 @@ class Table:
         p = s.current_player()
         return None if self.human(p) else p
 
+    def bot_ahead(self) -> int | None:
+        """The bot whose decision comes after the open reaction window, if it may make it now."""
+        a = self.ahead
+        return a.player if a is not None and not self.human(a.player) and self.ahead_asks(a.player) else None
+
+    def _moment(self) -> tuple:
+        return self.state.moves, self.window_key, self.early
+
     async def drive(self):
-        """Play the bots' moves: a turn after the bot delay, an answer in a window or race at once.
-        Each is worked out by the bot pool, outside the table's lock (people's answers and every other
-        table go on meanwhile), and played only if the game has not moved on."""
+        """Play the bots' moves: a turn after the bot delay, an answer in a window or race at once,
+        the decision after a reaction window after the bot delay too (as a person makes it while the
+        window is open: the moment to react ends when the next player has played). Each is worked out
+        by the bot pool, outside the table's lock (people's answers and every other table go on
+        meanwhile), and played only if the game has not moved on."""
         while True:
             await self.wake.wait()
             self.wake.clear()
             while True:
                 async with self.lock:
                     p = self.bot_to_move()
-                    moment = self.state.moves
-                    in_window = self.state.window is not None
-                if p is None:
+                    ahead = self.bot_ahead() if p is None else None
+                    moment = self._moment()
+                    delay = self.settings.bot_delay if (ahead is not None or self.state.window is None) else 0
+                if p is None and ahead is None:
                     break
-                if self.settings.bot_delay and not in_window:
-                    await asyncio.sleep(self.settings.bot_delay)
+                if delay:
+                    await asyncio.sleep(delay)
                 async with self.lock:
-                    if self.bot_to_move() != p or self.state.moves != moment:
+                    if self._moment() != moment or (p is not None and self.bot_to_move() != p) or \
+                            (ahead is not None and self.bot_ahead() != ahead):
                         continue
-                    thinking = asyncio.ensure_future(self.bots.choose(self, p))  # the state is read now
+                    seat = p if p is not None else ahead
+                    at = self.ahead.state if ahead is not None else None
+                    thinking = asyncio.ensure_future(self.bots.choose(self, seat, at))  # the state is read now
                 try:
                     action = await thinking
                 except GamedslError as exc:
                     async with self.lock:
-                        self._stop(f"the bot at {self.game.player_name(p)} could not move: {exc}")
+                        self._stop(f"the bot at {self.game.player_name(seat)} could not move: {exc}")
                         await self.broadcast()
                     break
                 async with self.lock:
-                    if self.bot_to_move() != p or self.state.moves != moment:
+                    if self._moment() != moment:
                         continue  # the game moved on while it thought (a deadline passed, say)
-                    self._apply(p, action, None)
+                    if ahead is not None:
+                        self._move_on(action)
+                    else:
+                        self._apply(seat, action, None)
                     await self._settle()
 
     async def start(self):
         """Begin playing: the answers and bot moves that can go now, then the bots' turns."""
         async with self.lock:
             await self._settle()
+            self.resumed = False  # only a window open at the restart waits for its people
         self.driver = asyncio.ensure_future(self.drive())
         self.wake.set()
 
@@ -404,10 +527,15 @@ class Table:
         if s.window is not None and seat in self.asked and not self.answered(seat):
             legal, view, *_ = self.asked[seat]
             if conn.window is None or conn.window[0] != self.window_key:
-                left = self.settings.window_seconds - (time.monotonic() - self.window_opened)
+                elapsed = self.held_since if self.paused else time.monotonic() - self.window_opened
+                left = self.settings.window_seconds - elapsed
                 conn.window = (self.window_key, {"kind": s.window[0], "left": round(max(0.0, left), 2),
-                                                 "total": self.settings.window_seconds})
+                                                 "total": self.settings.window_seconds, "paused": self.paused})
             window = conn.window[1]
+        elif s.window is not None and self.ahead is not None:  # the table as it will be if nobody reacts
+            view = self.ahead.view(seat)
+            if self.ahead_asks(seat):
+                legal = self.ahead.legal
         elif s.window is not None:
             view = self.frozen[seat] if seat in self.frozen else self._view(seat)
         else:
@@ -417,13 +545,17 @@ class Table:
         log = self.logs.setdefault(seat, SeatLog(seat))
         log.update(s)
         entries = log.entries[conn.log_sent:]
+        answered = seat in self.asked and self.answered(seat) and not (self.ahead and self.ahead.player == seat)
         frame = {"type": "state", "table": self.id, "game": game.name, "turn": view["move"] if legal else None,
                  "seat": None if seat == SPECTATOR else game.player_name(seat),
                  "seats": [{"name": game.player_name(k), "kind": kind,
                             "online": any(c.seat == k for c in self.conns)} for k, kind in enumerate(self.seats)],
                  "view": view, "legal": [{"move": a, "text": game.action_to_string(a)} for a in legal],
-                 "window": window, "answered": seat in self.asked and self.answered(seat),
+                 "window": window, "answered": answered,
                  "over": s.is_terminal(), "stopped": self.stopped}
+        notice = self.notices.pop(seat, None) if seat != SPECTATOR else None
+        if notice:
+            frame["notice"] = notice
         same = frame == conn.last and not entries
         conn.last = dict(frame)
         frame["log_from"], frame["log"] = conn.log_sent, entries
@@ -461,6 +593,8 @@ class Table:
             window = self.window_key
             self.conns.add(conn)
             self._sync_window()
+            if self.paused:
+                self._resume_clock(self.window_key, only_if_back=True)
             await self.broadcast(None if came_online or self.window_key != window else [conn])
 
     async def leave(self, conn: Conn):

@@ -1,0 +1,109 @@
+"""A reaction window is no tell: a seat that is not asked sees exactly what it would see if no
+window had opened (the same frames, the same header), and the player whose decision comes after
+the window may make it at once, which ends the moment to react (nobody waits for the asked)."""
+import asyncio
+import json
+import time
+
+import websockets
+
+from serve_helpers import Player, Served, create_table, log_lines, log_of, play_all, ws_url
+
+# P1 may shout at any moment of P2's turns when `react` is on: before each of P2's decisions a reaction window
+# asks P1 alone. With `react` off there is no window at all: what P2 is shown must not differ.
+TELL = '''game "Tell"
+players 2
+option react = true "P1 may shout at any moment"
+attribute rank: 1, 2, 3, 4, 5, 6
+cards rank
+zone deck: hidden, stack
+zone hand per player: owner
+zone pile: public, stack
+var current: player
+action play (c in me.hand) { move c to pile }
+action shout "shout" anytime if react and me == seat(1) and current != me { say "shout!" }
+setup { shuffle deck  deal 3 from deck to hand  current = seat(1) }
+round { turn current { choose play }  current = next(current) }
+end game when count(pile) == 6
+outcome { for each p in players { win p } }
+'''
+
+
+def _play(tmp_path, react: bool, p1_answers_windows: bool):
+    """Both seats over WebSockets; P2 plays its first card at once; P1 plays its first card and lets
+    windows pass (or never answers them). Returns P2's frames and P1's, and the log."""
+    (tmp_path / "tell.game").write_text(TELL, encoding="utf-8")
+    with Served(tmp_path / "tell.game", tmp_path / f"data-{react}-{p1_answers_windows}", "--window-seconds", "30") \
+            as server:
+        table = create_table(server.url, 2, ["human", "human"], {"react": str(react).lower()}, seed=7)
+
+        def p1_policy(frame):
+            if frame["window"]:
+                return next(m["move"] for m in frame["legal"] if m["text"] == "no reaction") \
+                    if p1_answers_windows else None
+            return frame["legal"][0]["move"]
+        p1 = Player(server.url, table["seats"][0]["link"], p1_policy)
+        p2 = Player(server.url, table["seats"][1]["link"], lambda f: f["legal"][0]["move"])
+        asyncio.run(play_all([p1, p2], timeout=20))
+        return p1, p2, log_lines(log_of(server.data, table["table"]))
+
+
+def _shown(frames: list[dict]) -> list[tuple]:
+    return [(json.dumps(f["view"], sort_keys=True), [m["text"] for m in f["legal"]], f["turn"], f["window"],
+             f["answered"]) for f in frames]
+
+
+def test_a_seat_not_asked_sees_nothing_of_a_window(tmp_path):
+    _, without, plain_log = _play(tmp_path, react=False, p1_answers_windows=True)
+    p1, with_windows, log = _play(tmp_path, react=True, p1_answers_windows=True)
+    assert any(f["window"] for f in p1.frames)  # P1 was asked: there were windows
+    assert _shown(with_windows.frames) == _shown(without.frames)  # P2: the very same frames
+    assert all(f["view"]["to_move"] is not None for f in with_windows.frames if not f["over"])
+    played = [m["text"] for m in log if m["type"] == "move" and m["text"] != "no reaction"]
+    assert played == [m["text"] for m in plain_log if m["type"] == "move"]
+
+
+def test_the_next_player_need_not_wait_for_the_asked_and_their_move_ends_the_moment(tmp_path):
+    """P1 never answers a window (30 s to do so): P2 plays each of its turns at once all the same; P1's
+    silence is a pass, timed when P2 moved."""
+    started = time.monotonic()
+    p1, p2, log = _play(tmp_path, react=True, p1_answers_windows=False)
+    assert time.monotonic() - started < 15 and p2.frames[-1]["over"]
+    passes = [m for m in log if m["type"] == "move" and m["text"] == "no reaction"]
+    assert passes and all(m["player"] == 0 and m["time"] < 5 for m in passes)
+    assert p2.errors == [] and p1.errors == []
+
+
+def test_a_move_made_early_is_refused_when_a_reaction_changed_the_game_first(tmp_path):
+    """P2 was shown its next decision while P1 was asked in the window; P1 shouts (and takes the top
+    card back) before P2's move comes: P2's move is refused, and P2 is asked the new decision."""
+    (tmp_path / "tell.game").write_text(TELL.replace('{ say "shout!" }', '{ say "shout!"  move top(pile) to '
+                                                                        'me.hand }'), encoding="utf-8")
+    with Served(tmp_path / "tell.game", tmp_path / "data", "--window-seconds", "5") as server:
+        table = create_table(server.url, 2, ["human", "human"], {"react": "true"}, seed=7)
+
+        async def run():
+            async with websockets.connect(ws_url(server.url, table["seats"][0]["link"]), origin=server.url) as a, \
+                    websockets.connect(ws_url(server.url, table["seats"][1]["link"]), origin=server.url) as b:
+                f = json.loads(await a.recv())  # P1's first turn: play
+                await a.send(json.dumps({"type": "move", "move": f["legal"][0]["move"], "turn": f["turn"]}))
+                while not (f := json.loads(await a.recv()))["window"]:
+                    pass
+                while not (g := json.loads(await b.recv()))["legal"]:  # P2 is shown its decision already
+                    pass
+                shout = next(m["move"] for m in f["legal"] if m["text"] == "shout")
+                await a.send(json.dumps({"type": "move", "move": shout, "turn": f["turn"]}))
+                while (json.loads(await a.recv()))["window"]:  # the shout is played
+                    pass
+                await b.send(json.dumps({"type": "move", "move": g["legal"][0]["move"], "turn": g["turn"]}))
+                frames = []
+                while not any(x["type"] == "error" for x in frames):
+                    frames.append(json.loads(await asyncio.wait_for(b.recv(), 10)))
+                return g, frames
+        before, frames = asyncio.run(run())
+        assert frames[-1]["message"] == "the game has moved on since that move was chosen: it was not played"
+        asked = [x for x in frames if x["type"] == "state" and x["legal"]]
+        assert asked and asked[-1]["turn"] != before["turn"]  # P2 is shown the new decision
+        moves = [m for m in log_lines(log_of(server.data, table["table"])) if m["type"] == "move"]
+        assert [m["text"] for m in moves[:2]] == ["play 2", "shout"]
+        assert not [m for m in moves if m["player"] == 1]  # P2's early move was not played
