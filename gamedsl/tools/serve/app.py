@@ -178,6 +178,29 @@ class Server:
         await table.replace(seat, spec)
         self.store.set_seats(table_id, table.seats)
 
+    async def rematch(self, table: Table, seat: int) -> str | None:
+        """A new table with the same seats and options (a new seed), asked by a person seated at a
+        finished one: each seat of the old table is sent its own link to the new one (kept for those
+        who come back later), the names go along; the one who asked gets the new table's host token.
+        None, or why it was refused."""
+        if seat == SPECTATOR:
+            return "only a player can ask for a rematch"
+        if not table.state.is_terminal():
+            return "a rematch comes after the game is over"
+        if not table.rematch:
+            made = await self.create(table.state.np, list(table.seats), dict(table.options), None)
+            new = self.tables[made["table"]]
+            new.names = list(table.names)
+            self.store.set_names(new.id, new.names)
+            for k, s in enumerate(made["seats"]):
+                table.rematch[k] = {"link": s["link"], "table": made["table"]}
+            table.rematch[SPECTATOR] = {"link": made["spectator"], "table": made["table"]}
+            table.rematch[seat]["host"] = made["host"]  # only the asker's own link and the host token:
+            table.rematch[seat]["spectator"] = made["spectator"]  # a seat's link is its person's alone
+            async with table.lock:
+                await table.broadcast()
+        return None
+
     async def expire_idle(self) -> None:
         """Close every table where nobody moved and nobody was connected for --idle-minutes."""
         limit = self.settings.idle_minutes * 60
@@ -232,6 +255,7 @@ class Server:
                 self.store.set_status(row["id"], "over")
         table = self._table(row["id"], state, seats, writer, seed, data.start["options"])
         table.resumed = True  # a reaction window open now waits for its people to be back (table.py)
+        table.names = self.store.names(row["id"]) or table.names
         return table
 
     async def close(self):
@@ -428,12 +452,17 @@ class Web:
             return "this connection plays with the link it was opened with; that token is not its own"
         if kind == "move":
             return await table.receive(conn.seat, message, received)
+        if kind == "name":
+            return await table.set_name(conn.seat, message.get("name"))
+        if kind == "rematch":
+            return await self.server.rematch(table, conn.seat)
         if kind == "refresh":
             conn.log_sent, conn.last = 0, None
             async with table.lock:
                 await table.send(conn, table.frame(conn))
             return None
-        return f"unknown message type {json.dumps(kind)[:40]} (expected \"move\" or \"refresh\")"
+        return (f"unknown message type {json.dumps(kind)[:40]} (expected \"move\", \"name\", \"rematch\" or "
+                f"\"refresh\")")
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app):

@@ -86,6 +86,8 @@ class Store:
         columns = {r[1] for r in self.db.execute("PRAGMA table_info(tables)")}
         if "host_sha256" not in columns:  # a database of an older version: its tables have no host
             self.db.execute("ALTER TABLE tables ADD COLUMN host_sha256 TEXT")
+        if "names" not in columns:  # nor the names people gave themselves
+            self.db.execute("ALTER TABLE tables ADD COLUMN names TEXT")
 
     def close(self):
         self.db.close()
@@ -110,6 +112,14 @@ class Store:
         """Whether a token is the host token of a table (compared by its hash, in constant time)."""
         row = self.db.execute("SELECT host_sha256 FROM tables WHERE id = ?", (table_id,)).fetchone()
         return bool(row and row[0] and isinstance(token, str) and hmac.compare_digest(row[0], token_hash(token)))
+
+    def set_names(self, table_id: str, names: list):
+        with self.db:
+            self.db.execute("UPDATE tables SET names = ? WHERE id = ?", (json.dumps(names), table_id))
+
+    def names(self, table_id: str) -> list | None:
+        row = self.db.execute("SELECT names FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return json.loads(row[0]) if row and row[0] else None
 
     def set_seats(self, table_id: str, seats: list[str]):
         with self.db:

@@ -21,6 +21,7 @@ from ..logfile import LogWriter, _dump
 from .views import SPECTATOR, SeatLog, public_view
 
 MAX_FRAME = 4096  # the longest message a client may send, in characters
+MAX_NAME = 24  # the longest name a person may give themselves at a seat
 # The logs' writes and syncs to disk have threads of their own: never queued behind anything else.
 LOG_WRITER = ThreadPoolExecutor(2, thread_name_prefix="gamedsl-log")
 
@@ -139,6 +140,11 @@ class Table:
         self.moves_applied = 0  # moves played since the server started (for the load figures)
         self.active = time.monotonic()  # when a move was last played or someone last came or went
         self.left = {k: self.active for k in range(len(seats))}  # per seat: since when nobody plays it
+        self.names: list[str | None] = [None] * len(seats)  # the names people gave themselves at their seats
+        self.option_texts = {name: game.option_text(name, value) if name in game.prog.option_choices
+                             else str(value).lower() if isinstance(value, bool) else value
+                             for name, value in options.items()}  # shown on the table page
+        self.rematch: dict[int, dict] = {}  # per seat (and spectators): its links to the rematch, once asked
 
     # ---- what is asked now
     def turn(self, seat: int) -> int | None:
@@ -497,6 +503,22 @@ class Table:
             await self._settle()
         self.wake.set()
 
+    async def set_name(self, seat: int, name) -> str | None:
+        """A person's name for their seat, shown to everyone (None, or why it was refused)."""
+        if seat == SPECTATOR:
+            return "a spectator has no seat to name"
+        if not isinstance(name, str):
+            return "a name is a text"
+        name = " ".join(name.split())[:MAX_NAME]
+        if not name or not name.isprintable():
+            return f"a name is 1 to {MAX_NAME} printable characters"
+        async with self.lock:
+            self.names[seat] = name
+            if self.store is not None:
+                self.store.set_names(self.id, self.names)
+            await self.broadcast()
+        return None
+
     async def close(self, why: str):
         """Nothing more is played here: every client is told why; the log keeps every move."""
         async with self.lock:
@@ -548,8 +570,9 @@ class Table:
         answered = seat in self.asked and self.answered(seat) and not (self.ahead and self.ahead.player == seat)
         frame = {"type": "state", "table": self.id, "game": game.name, "turn": view["move"] if legal else None,
                  "seat": None if seat == SPECTATOR else game.player_name(seat),
-                 "seats": [{"name": game.player_name(k), "kind": kind,
+                 "seats": [{"name": game.player_name(k), "kind": kind, "nickname": self.names[k],
                             "online": any(c.seat == k for c in self.conns)} for k, kind in enumerate(self.seats)],
+                 "options": self.option_texts, "rematch": self.rematch.get(seat),
                  "view": view, "legal": [{"move": a, "text": game.action_to_string(a)} for a in legal],
                  "window": window, "answered": answered,
                  "over": s.is_terminal(), "stopped": self.stopped}

@@ -5,6 +5,16 @@ const token = location.pathname.split("/").pop();
 const $ = (id) => document.getElementById(id);
 let ws = null, frame = null, logCount = 0, deadline = 0, total = 0, timer = null, retry = 500, fatal = false;
 let windowTurn = null;
+let queued = null;  // a move clicked while the connection was down: sent when it is back (or refused then)
+const connected = () => ws && ws.readyState === WebSocket.OPEN;
+
+// A player as people call them: the name they gave at their seat, with the seat ("Ann (P2)").
+function who(p) {
+  const seat = frame && (frame.seats || []).find((s) => s.name === p);
+  return seat && seat.nickname ? `${seat.nickname} (${p})` : p;
+}
+// Seat names (P1, P2...) inside a text (a move, a line of the log) as people call them.
+const named = (text) => String(text).replace(/\bP\d+\b/g, who);
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -67,17 +77,21 @@ function perPlayer(v, players) {
 
 function draw() {
   const f = frame, view = f.view;
-  document.title = `${f.game} — ${f.seat || "spectator"}`;
+  document.title = `${f.game} — ${f.seat ? who(f.seat) : "spectator"}`;
   $("game").textContent = f.game;
   $("where").textContent = `round ${view.round}, move ${view.move}`;
-  $("seat").textContent = f.seat ? `you are ${f.seat}` : "spectating";
+  $("seat").textContent = f.seat ? `you are ${who(f.seat)}` : "spectating";
+  const opts = Object.entries(f.options || {});
+  $("options").textContent = opts.length ? "options: " + opts.map(([k, v]) => `${k} = ${v}`).join(", ") : "";
+  const mine = f.seat && f.seats.find((s) => s.name === f.seat);
+  $("name-form").hidden = !f.seat || Boolean(mine && mine.nickname) || f.over;
   const st = $("status");
   st.className = "";
   if (f.stopped) st.textContent = "stopped: " + f.stopped;
   else if (f.over) st.textContent = "game over";
   else if (f.legal.length) { st.textContent = f.window ? "quick!" : "your move"; st.className = "mine"; }
   else if (f.answered) st.textContent = "answered: waiting for the others";
-  else if (view.to_move) st.textContent = `${view.to_move} to move`;
+  else if (view.to_move) st.textContent = `${who(view.to_move)} to move`;
   else st.textContent = "waiting…";
 
   // the moves
@@ -86,9 +100,10 @@ function draw() {
   moves.className = f.window ? "window" : "";
   if (!f.legal.length) moves.append(el("span", "muted", f.answered ? "your answer is in" : "—"));
   for (const m of f.legal) {
-    const b = el("button", "move", m.text);
+    const b = el("button", "move", named(m.text));
     b.dataset.move = m.move;
     b.onclick = () => send(m.move);
+    b.disabled = queued !== null;
     moves.append(b);
   }
   // the reaction window's countdown
@@ -97,11 +112,11 @@ function draw() {
     if (f.turn !== windowTurn) {  // a new question: its clock starts from the time left it was sent
       windowTurn = f.turn; total = f.window.total; deadline = performance.now() + f.window.left * 1000;
     }
-    $("countdown").hidden = false;
+    $("countdown").hidden = false; $("seconds").hidden = false;
     $("windowtext").textContent = f.window.kind === "race" ? "Race! Everyone answers at once; the fastest counts first."
       : "React now, or let it pass: everyone asked answers at once, the fastest counts.";
     tick(); timer = setInterval(tick, 100);
-  } else { $("countdown").hidden = true; $("windowtext").textContent = ""; }
+  } else { $("countdown").hidden = true; $("seconds").hidden = true; $("windowtext").textContent = ""; }
 
   // shared zones and values
   const players = playersOf(view);
@@ -126,15 +141,15 @@ function draw() {
   const out = new Set(view.eliminated || []);
   for (const p of players) {
     const tr = el("tr", (p === f.seat ? "me " : "") + (p === view.to_move ? "tomove" : ""));
-    const td = el("td", "", p);
+    const td = el("td", "", who(p));
     const seat = f.seats.find((s) => s.name === p);
     if (p === f.seat) td.append(el("span", "muted", " (you)"));
     if (out.has(p)) td.append(el("span", "offline", " (out)"));
     if (seat) td.append(el("div", seat.kind === "human" ? (seat.online ? "online" : "offline") : "muted",
                            seat.kind === "human" ? (seat.online ? "online" : "away") : seat.kind + " bot"));
     tr.append(td);
-    for (const z of pz) { const c = el("td"); c.append(zoneEl(view.zones[z][p])); tr.append(c); }
-    for (const v of pv) tr.append(el("td", "", valueText(view.vars[v][p])));
+    for (const z of pz) { const c = el("td"); c.dataset.label = z; c.append(zoneEl(view.zones[z][p])); tr.append(c); }
+    for (const v of pv) { const c = el("td", "", valueText(view.vars[v][p])); c.dataset.label = v; tr.append(c); }
     table.append(tr);
   }
   $("players").replaceChildren(table);
@@ -146,17 +161,35 @@ function draw() {
     r.append(h);
     for (const p of Object.keys(view.results)) {
       const tr = el("tr");
-      tr.append(el("td", "", p), el("td", "", String(view.places[p] ?? "—")), el("td", "", view.results[p] || "draw"));
+      tr.append(el("td", "", who(p)), el("td", "", String(view.places[p] ?? "—")), el("td", "", view.results[p] || "draw"));
       r.append(tr);
     }
     $("results").replaceChildren(r);
   }
+  $("rematch").hidden = !(f.over && f.seat) || Boolean(f.rematch);
+  $("rematch-link").replaceChildren();
+  if (f.rematch) {
+    const a = el("a", "", "the rematch is ready: take your seat"); a.href = f.rematch.link; a.id = "rematch-go";
+    $("rematch-link").append(a);
+    if (f.rematch.host) keepHosted(f.rematch);
+  }
+}
+
+// The rematch this page asked for: its host token kept with the lobby's own tables (lobby.js).
+function keepHosted(r) {
+  const key = `gamedsl-tables-${location.host}`;
+  const tables = JSON.parse(localStorage.getItem(key) || "[]");
+  if (tables.some((t) => t.table === r.table)) return;
+  tables.push({table: r.table, host: r.host, spectator: r.spectator,
+               seats: [{seat: frame.seat, kind: "human", link: r.link}]});
+  localStorage.setItem(key, JSON.stringify(tables));
 }
 
 function tick() {
-  const left = Math.max(0, deadline - performance.now());
+  const paused = frame && frame.window && frame.window.paused;
+  const left = paused ? frame.window.left * 1000 : Math.max(0, deadline - performance.now());
   $("countdown").style.width = `${100 * left / (total * 1000)}%`;
-  $("countdown").title = `${(left / 1000).toFixed(1)} s`;
+  $("seconds").textContent = paused ? "waiting for everyone to be back" : `${(left / 1000).toFixed(1)} s left`;
 }
 
 function addLog(entries, from) {
@@ -164,7 +197,8 @@ function addLog(entries, from) {
   if (from === 0) { log.replaceChildren(); logCount = 0; }
   for (const e of entries) {
     const d = el("div", e.said !== undefined ? "said" : (e.you ? "you" : ""));
-    d.textContent = e.said !== undefined ? `${e.who}: ${e.said}` : `${e.who}${e.you ? " (you)" : ""}: ${e.text}`;
+    d.textContent = e.said !== undefined ? `${who(e.who)}: ${named(e.said)}`
+      : `${who(e.who)}${e.you ? " (you)" : ""}: ${named(e.text)}`;
     log.append(d);
     logCount++;
   }
@@ -181,20 +215,46 @@ function showError(text) {
 
 function send(move) {
   for (const b of document.querySelectorAll("#moves button")) b.disabled = true;
-  ws.send(JSON.stringify({type: "move", move: move, turn: frame.turn}));
+  const message = JSON.stringify({type: "move", move: move, turn: frame.turn});
+  if (connected()) ws.send(message);
+  else { queued = message; showNotice("not connected: your move will be sent as soon as the connection is back"); }
 }
+
+function showNotice(text) {
+  const n = $("notice"); n.textContent = text; n.hidden = false;
+  clearTimeout(showNotice.t); showNotice.t = setTimeout(() => { n.hidden = true; }, 6000);
+}
+
+function setConnected(up, text) {
+  $("conn").textContent = text;
+  $("offline").hidden = up;
+  document.body.classList.toggle("disconnected", !up);
+}
+
+$("name-form").onsubmit = (ev) => {
+  ev.preventDefault();
+  const name = $("name").value.trim();
+  if (name && connected()) ws.send(JSON.stringify({type: "name", name}));
+};
+$("rematch").onclick = () => { if (connected()) { ws.send(JSON.stringify({type: "rematch"})); $("rematch").disabled = true; } };
 
 function connect() {
   ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${token}`);
-  ws.onopen = () => { $("conn").textContent = "connected"; retry = 500; };
+  ws.onopen = () => {
+    setConnected(true, "connected"); retry = 500;
+    if (queued !== null) { ws.send(queued); queued = null; }  // the server refuses it if the game moved on
+  };
   ws.onmessage = (msg) => {
     const data = JSON.parse(msg.data);
     if (data.type === "error") {
       showError(data.message);
-      if (data.fatal) { fatal = true; $("conn").textContent = data.message; }
+      if (data.fatal) { fatal = true; setConnected(false, data.message); $("offline").textContent = data.message; }
       for (const b of document.querySelectorAll("#moves button")) b.disabled = false;
       return;
     }
+    if (data.type === "resuming") { setConnected(false, "resuming…"); $("offline").textContent = data.message; return; }
+    setConnected(true, "connected");
+    if (data.notice) showNotice(data.notice);
     if (data.log_from === 0 || data.log_from === logCount) addLog(data.log, data.log_from);
     else ws.send(JSON.stringify({type: "refresh"}));  // a gap in the log: ask for all of it
     frame = data;
@@ -203,7 +263,9 @@ function connect() {
   };
   ws.onclose = () => {
     if (fatal) return;
-    $("conn").textContent = "reconnecting…";
+    setConnected(false, "reconnecting…");
+    $("offline").textContent = "Connection lost: reconnecting… Your moves are kept until it is back.";
+    for (const b of document.querySelectorAll("#moves button")) b.disabled = queued !== null;
     setTimeout(connect, retry); retry = Math.min(retry * 2, 5000);
   };
 }
