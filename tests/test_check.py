@@ -226,3 +226,71 @@ round {
 ''')
     message = "this loop never ends once it begins: nothing in it changes what its condition reads"
     assert errs == [f"t.game:{line(4)}:3: error: {message}", f"t.game:{line(5)}:3: error: {message}"]
+
+
+# ---- what the table shows: messages with values, labels, `when`, `shows` --------------------
+
+def test_a_message_s_values_are_checked_where_they_are_written():
+    errs = diagnostics('''def pick() = random(players)
+round {
+  say "{scroe} for {me.scroe}, {deck} cards, {random(players)} or {pick()} {{ok}}"
+  say "{count(deck)} {dealer == 1}"
+  end game
+}
+''')
+    assert errs == [
+        f"t.game:{line(3)}:9: error: unknown name 'scroe'",
+        f"t.game:{line(3)}:24: error: unknown per-player variable or zone 'scroe'",
+        f"t.game:{line(3)}:33: error: a message cannot say a zone",
+        f"t.game:{line(3)}:47: error: a message cannot draw at random: saying it would change what happens next",
+        f"t.game:{line(3)}:68: error: a message cannot draw at random: saying it would change what happens next",
+        f"t.game:{line(4)}:23: error: cannot compare a player with a number",
+    ]
+
+
+def test_a_misspelt_name_in_a_message_gets_a_did_you_mean_and_a_zone_a_hint():
+    with pytest.raises(gamedsl.SourceError) as info:
+        gamedsl.load_source(BASE + 'round { say "{dealr} has {discard}"  end game }\n', "t.game")
+    text = info.value.format()
+    assert f"t.game:{line(1)}:15: error: unknown name 'dealr'" in text and "hint: did you mean 'dealer'?" in text
+    assert "hint: say how many cards it holds: {count(discard)}" in text
+
+
+def test_braces_in_a_message_are_syntax_reported_at_their_column():
+    errs = diagnostics('''round {
+  say "a {me" say "b } c" say "{} and {  }"
+  say "{me.}" say "{1 +* 2}" say "fine {{}} {me}"
+  end game
+}
+''')
+    assert errs == [
+        f"t.game:{line(2)}:10: error: this '{{' is never closed",
+        f"t.game:{line(2)}:22: error: a '}}' with no '{{' before it",
+        f"t.game:{line(2)}:32: error: '{{}}' holds no value",
+        f"t.game:{line(2)}:39: error: '{{}}' holds no value",
+        f"t.game:{line(3)}:12: error: the value in braces is not complete: expected a name before '}}'",
+        f"t.game:{line(3)}:24: error: expected an expression, found '*'",
+    ]
+
+
+def test_labels_when_and_shows_are_checked():
+    errs = diagnostics('''hidden var steps = 0 "steps"
+hidden var flag = false when true
+var empty = 0 ""
+var named: suit "suit named" when dealer
+zone pot: public, shows pile
+zone trick: public, shows top
+zone blank: hidden, shows count ""
+zone twice: hidden, shows count, shows nothing
+round { end game }
+''')
+    assert errs == [
+        f"t.game:{line(1)}:1: error: 'steps' is hidden: the table never shows it, so it has no label",
+        f"t.game:{line(2)}:1: error: 'flag' is hidden: the table never shows it, so it has no condition to be shown",
+        f"t.game:{line(3)}:5: error: the label of 'empty' is empty",
+        f"t.game:{line(4)}:35: error: expected a yes/no condition, found a player",
+        f"t.game:{line(5)}:25: error: unknown way to show a zone 'pile'",
+        f"t.game:{line(6)}:27: error: only a pile has a top card to show",
+        f"t.game:{line(7)}:6: error: the label of 'blank' is empty",
+        f"t.game:{line(8)}:40: error: zone 'twice' says twice how it shows",
+    ]

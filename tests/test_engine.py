@@ -895,3 +895,27 @@ round { turn seat(1) { move top(deck) to pile  ask_then_draw() }  turn seat(2) {
     text = str(info.value)
     assert text.startswith(f"t.game:{line + 3}:8: error: zone 'pile' is empty: it has no top card")
     assert f"hint: in steps 'ask_then_draw' called at t.game:{line + 5}:{second_call}\n" in text
+
+
+# ---- say with values -------------------------------------------------------------------------
+def test_say_keeps_its_values_and_each_seat_reads_the_cards_it_saw():
+    game = load('''action take "take" { move top(deck) to me.hand  say "takes {top(me.hand)}: {count(me.hand)} in hand" }
+setup { shuffle deck }
+round { turn seat(1) { choose take }  say "{seat(1)} holds {count(seat(1).hand)}"  end game }
+''')
+    state = play_all(game.new_state(players=2, seed=4))
+    card = game.card_name(state.z[game.zone_instance("hand", 0)][0])
+    (_, who, taken, _), (_, _, held, _) = state.log
+    assert who == 0 and taken == "takes a card: 1 in hand" and held == "P1 holds 1"
+    assert (taken.template, taken.table, held.table) == ("takes {top(me.hand)}: {count(me.hand)} in hand", False, True)
+    assert game.said_text(taken, 0) == f"takes {card}: 1 in hand" and game.said_text(taken, 1) == "takes a card: 1 in hand"
+    assert state.observation(0)["log"] == [f"P1: takes {card}: 1 in hand", "P1 holds 1"]
+    assert state.observation(1)["log"] == ["P1: takes a card: 1 in hand", "P1 holds 1"]
+
+
+def test_a_value_in_a_message_that_fails_is_located_in_the_string():
+    game = load('''round { say "the top card is {top(pile)}"  end game }
+''')
+    with pytest.raises(GameRuntimeError) as info:
+        game.new_state(players=2)
+    assert str(info.value).startswith(f"t.game:{HEADER.count(chr(10)) + 1}:31: error: zone 'pile' is empty: it has no top card")

@@ -20,6 +20,11 @@ from .view import View
 
 
 
+def _a(noun: str) -> str:
+    """A noun with its article: 'a Mood card', 'an action card'."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
 def _norm(text: str) -> str:
     return "".join(text.casefold().split())
 
@@ -61,6 +66,22 @@ class Game(View):
                            for c in range(prog.card_count())]
         self._strings = [self._action_string(a) for a in range(len(self.decoded))]
         self._back_names = [self._back_name(c) for c in range(prog.card_count())]
+        # per card: what a message says of it to a seat that did not see it: 'a card', 'an action card'
+        self._hidden_names = [_a(f"{b} card") if b != "card" else "a card" for b in self._back_names]
+        # per attribute (and option chosen by name): its values as the table shows them
+        self._value_texts = {name: [sym or value for value, sym in zip(values, symbols)]
+                             for name, values, symbols in prog.attributes}
+        self._value_texts.update(prog.option_choices)
+        self.sayers = [self._first_say(k) for k in range(len(prog.messages))]  # per message: View.said
+        # per zone instance: the players who see a card in it, when that never changes (a bit mask
+        # over every seat), else -1 (worked out for each card: a top, a visibility the rules change)
+        self._seen_fixed = tuple(-1 if z.changes or z.visibility == "top" else
+                                 (1 << MAX_SEATS) - 1 if z.visibility == "public" else
+                                 1 << seat if z.visibility == "owner" and seat is not None else 0
+                                 for z, seat in (self._instance_names[k] for k in range(prog.zone_count)))
+        # what the table calls each zone and each variable it may show (views carry it: "labels")
+        self.labels = {z.name: z.label or z.name for z in prog.zones if z.shows != "nothing"}
+        self.labels.update((v.name, v.label or v.name) for v in prog.vars if v.visibility != "hidden")
         # per card: what its back shows (None: every back is the same)
         self.back_keys = tuple(back_key(prog, c) for c in range(prog.card_count())) if prog.back else None
 

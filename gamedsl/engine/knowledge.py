@@ -81,6 +81,7 @@ class Redealer:
             groups.setdefault(keys[state.z[inst][i]] if keys else (), []).append((inst, i))
         self.groups = list(groups.values())
         self.cards = [sorted(state.z[inst][i] for inst, i in group) for group in self.groups]
+        self.said = None  # the lines said that name a card the player did not see (worked out on first need)
         known = state.known
         # what the others were shown, per hidden place (it is theirs to know, and the player knows of it)
         self.shown = [[known.get(state.z[inst][i], 0) for inst, i in group] for group in self.groups] \
@@ -125,6 +126,8 @@ class Redealer:
                     for b, values in zip(self.mark_bases, self.marks[k]):
                         for c, value in zip(cards, values):
                             v[b + c] = value
+            if past and self.groups:
+                self._said_again(other)
             taken = _take_back_answers(other, self.player) if self.answers else 0
             if not past:
                 _forget_passes(other, self.player, taken)
@@ -135,6 +138,28 @@ class Redealer:
             if decision(other) == self.want:
                 return other
         return None
+
+    def _said_again(self, world):
+        """What the rules said, in a world with the past: a card the player did not see when it was
+        said, and cannot see now, is the card that lies in its place in this world (so a line that
+        showed it to the player would read otherwise here: the no-leak check sees it)."""
+        if self.said is None:
+            bit = 1 << self.player
+            self.said = [k for k, (_, _, text, _) in enumerate(self.state.log)
+                         if any(p.__class__ is tuple and not p[1] & bit for p in getattr(text, "parts", None) or ())]
+        if not self.said:
+            return
+        now = {}
+        for group in self.groups:
+            for inst, i in group:
+                now[self.state.z[inst][i]] = world.z[inst][i]
+        bit = 1 << self.player
+        log = world.log
+        for k in self.said:
+            m, who, text, r = log[k]
+            parts = tuple((now.get(p[0], p[0]), p[1]) if p.__class__ is tuple and not p[1] & bit else p
+                          for p in text.parts)
+            log[k] = (m, who, text.with_parts(parts), r)
 
 
 def _others_answers(state, player: int) -> bool:

@@ -30,7 +30,7 @@ def link(prog, code=None):
     for z in prog.zones:
         z.changes = tuple((fn(cond), word) for cond, word in z.changes)
     for v in prog.vars:
-        v.init = fn(v.init)
+        v.init, v.shown = fn(v.init), fn(v.shown)
     for kind, triggers in prog.triggers.items():
         for t in triggers:
             t.cond, t.entry = fn(t.cond), fn(t.entry)

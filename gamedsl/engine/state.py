@@ -46,7 +46,7 @@ class State(Flow, Decisions, Cards, Checks):
                  "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "steps", "skips",
                  "checking", "move_limit", "known", "out", "alive", "window", "times", "window_start", "late",
                  "last_actor", "hbase", "passes", "ver", "pcache", "pver", "watched", "arrivals", "saw", "ranked_by",
-                 "shared")
+                 "shared", "quiet")
 
     @_rules_run
     def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=(),
@@ -68,7 +68,9 @@ class State(Flow, Decisions, Cards, Checks):
         self.results = [None] * players
         self.places = [None] * players
         self.ranked_by = None  # once `places` ran: (per player the key that placed them, whether higher is better)
-        self.log: list[tuple[int, int, str, int]] = []  # what the rules said: (moves made, who, text, round)
+        # what the rules said: (moves made, who, text, round); a text is a view.Said, as every seat reads it
+        self.log: list[tuple[int, int, str, int]] = []
+        self.quiet = False  # a copy without its past (a bot's trial) does not say anything: nobody reads it
         self.terminal = False
         self.limit_hit = False
         self.fired: list = []
@@ -304,7 +306,9 @@ class State(Flow, Decisions, Cards, Checks):
         for i, p in enumerate(ranked):
             self.places[p] = 1 + sum(1 for k in keys[:i] if k != keys[i])
 
-    def say(self, text: str):
+    def say(self, message, values: tuple = ()):
+        """`say`: message number `message` of the Program with its values (or a text as it is)."""
+        text = self.game.sayers[message](self, values) if message.__class__ is int else message
         self.log.append((self.moves, self.me, text, self.round))
 
     # ---- copies and readings
@@ -312,8 +316,10 @@ class State(Flow, Decisions, Cards, Checks):
         """An independent copy: changing one never changes the other.
 
         With past=False the copy leaves out the record of past moves (history, what each move
-        showed, reaction times): a bot trying moves needs none of it, and copying it costs
-        more as a game grows longer. The random generator is shared until one of them draws."""
+        showed, reaction times) and is quiet: what its rules say from then on is not worked out
+        nor logged (its `say` statements are skipped). A bot trying moves needs none of it, and
+        copying it costs more as a game grows longer. The random generator is shared until one
+        of them draws."""
         other = State.__new__(State)
         other.game, other.prog, other.np = self.game, self.prog, self.np
         other.z = z = self.z[:]  # the instances no seat of this game uses stay empty: shared
@@ -339,6 +345,7 @@ class State(Flow, Decisions, Cards, Checks):
             other.log, other.times, other.late = self.log[-8:], {}, set()
             other.saw = {}
         other.moves, other.round = self.moves, self.round
+        other.quiet = self.quiet or not past
         other.results, other.places, other.ranked_by = self.results[:], self.places[:], self.ranked_by
         other.terminal, other.limit_hit = self.terminal, self.limit_hit
         other.fired = []

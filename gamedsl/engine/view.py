@@ -1,16 +1,45 @@
-"""What one player sees of a game in progress: zones and variables by visibility, the moves they
-saw, their legal moves (a mixin of Game)."""
+"""What one player sees of a game in progress: zones and variables by visibility, drawn as the
+game file says (labels, `shows`, `when`), the moves they saw, what the rules said as they may read
+it, their legal moves (a mixin of Game)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ..language import types as T
+from ..language.program import MAX_SEATS
 from .flow import action_exit
 
 if TYPE_CHECKING:
     from .state import State
 
 _MOVES_SHOWN = 60  # an observation lists at most this many past moves
+LOG_SHOWN = 8  # an observation lists the last lines the rules said, this many at most
+NOTHING = "—"  # what the table shows for no player, no card, an empty list
+
+
+class Said(str):
+    """A line the rules said (`say`). As a str it is the text every seat can read: a card that not
+    every seat saw where it lay when it was said reads as hidden. `msg` is its Message (the
+    Program's: `template`, the text as written, braces and all; `table`, the table's own
+    announcement, with no player before it in a log). A line that names cards keeps its pieces
+    in `parts` for each seat's own reading (View.said_text): texts, and (card, bit mask of the
+    seats that saw it); a line without cards reads the same for everyone (`parts` None)."""
+
+    parts = None
+
+    @property
+    def template(self) -> str:
+        return self.msg.template
+
+    @property
+    def table(self) -> bool:
+        return self.msg.table
+
+    def with_parts(self, parts: tuple) -> Said:
+        """The same line with other pieces (the same text for every seat)."""
+        other = Said(self)
+        other.msg, other.parts = self.msg, parts
+        return other
 
 
 class View:
@@ -20,8 +49,9 @@ class View:
         """What one player sees: zones by visibility, variables, whose move, own legal moves."""
         zones = {}
         for z in self.prog.zones:
-            if z.transient and not any(state.z[z.base + k] for k in range(state.np if z.per_player else 1)):
-                continue  # a transient zone is on the table only while it holds cards
+            if z.shows == "nothing" or z.transient and not any(state.z[z.base + k]
+                                                                for k in range(state.np if z.per_player else 1)):
+                continue  # not on the table (a transient zone: only while it holds cards)
             if z.per_player:
                 zones[z.name] = {self.player_name(k): self._zone_view(state, z, z.base + k, k == player, player)
                                  for k in range(state.np)}
@@ -29,7 +59,7 @@ class View:
                 zones[z.name] = self._zone_view(state, z, z.base, False, player)
         variables = {}
         for var in self.prog.vars:
-            if var.visibility == "hidden":
+            if var.visibility == "hidden" or (var.shown is not None and not self._shown(state, var, player)):
                 continue
             if var.per_player:
                 seats = [player] if var.visibility == "owner" else range(state.np)
@@ -50,8 +80,8 @@ class View:
             # the moves this player knows of: others letting a reaction window pass is not seen
             "move": state.moves - sum(state.passes) + state.passes[player],
             "to_move": self.player_name(to_move) if to_move >= 0 else None,
-            "zones": zones, "vars": variables,
-            "log": [f"{self.player_name(p)}: {text}" for _, p, text, _ in state.log[-8:]],
+            "zones": zones, "vars": variables, "labels": dict(self.labels),
+            "log": [self.log_line(entry, player) for entry in state.log[-LOG_SHOWN:]],
             "moves": self.moves_seen(state, player),
         }
         if state.out:
@@ -64,6 +94,146 @@ class View:
             view["results"] = {self.player_name(k): state.results[k] for k in range(state.np)}
             view["places"] = {self.player_name(k): state.places[k] for k in range(state.np)}
         return view
+
+    def _shown(self, state: State, var, player: int) -> bool:
+        """Whether a variable with `when COND` is on the table now, for this player (`me` in COND)."""
+        prev, state.me = state.me, player
+        try:
+            return bool(var.shown(state, None))
+        finally:
+            state.me = prev
+
+    # ---- what the rules said
+    def said(self, state: State, k: int, values: tuple) -> Said:
+        """Message k said now with these values: each value as the game shows its type; a card with
+        the seats that see it now (where it lies, or shown to them). Rules say things in the middle
+        of every playout, so each message has a function of its own, written for its parts
+        (`sayers[k]`, made on first use; State.say calls it)."""
+        return self.sayers[k](state, values)
+
+    def _first_say(self, k: int):
+        """Message k's place in `sayers` until it is first said: makes its function, which takes
+        the place, and says it."""
+        def first(state: State, values: tuple) -> Said:
+            sayer = self.sayers[k] = self._sayer(self.prog.messages[k])
+            return sayer(state, values)
+        return first
+
+    def _sayer(self, msg):
+        """The function (state, values) -> Said of one message: its texts and values joined in one
+        expression; a card's part (card, the seats that see it now) computed in place."""
+        if any(kind == "value" and (x == "players" or x.startswith("list:")) for kind, x in msg.parts):
+            return lambda state, values: self._said_slowly(state, msg, values)
+        ns = {"Said": Said, "MSG": msg, "SEEN": self.seen_by, "CN": tuple(self.prog.card_names),
+              "HN": tuple(self._hidden_names), "PN": tuple(self.player_name(k) for k in range(MAX_SEATS)),
+              "FIXED": self._seen_fixed}
+        body, text, parts, cards, n = [], [], [], False, 0
+        for kind, x in msg.parts:
+            if kind == "text":
+                text.append(repr(x))
+                parts.append(repr(x))
+                continue
+            v, n = f"v{n}", n + 1
+            if x == T.CARD:
+                cards = True
+                body += [f"if {v} is None or {v} < 0:", f"    p_{v} = t_{v} = {NOTHING!r}", "else:",
+                         f"    z = s.loc[{v}]", "    m = FIXED[z]",  # who sees the zone's cards, if always the same
+                         "    if m < 0:", f"        m = SEEN(s, z, s.z[z][-1] == {v})",
+                         "    if s.known:", f"        m |= s.known.get({v}, 0)",
+                         f"    p_{v} = ({v}, m)", f"    t_{v} = CN[{v}] if m & everyone == everyone else HN[{v}]"]
+                text.append(f"t_{v}")
+                parts.append(f"p_{v}")
+                continue
+            if x == T.BOOL:
+                code = f"('yes' if {v} else 'no')"
+            elif x == T.PLAYER:
+                code = f"({NOTHING!r} if {v} is None else PN[{v}])"
+            elif T.is_value(x) and x[6:] in self._value_texts:
+                ns[f"VT_{v}"] = texts = tuple(self._value_texts[x[6:]])
+                code = f"(VT_{v}[{v}] if 0 <= {v} < {len(texts)} else {NOTHING!r})"
+            else:
+                code = f"str({v})"
+            text.append(code)
+            parts.append(code)
+        lines = ["def say(s, values):"]
+        if n:
+            lines.append(f"    {', '.join(f'v{i}' for i in range(n))}, = values")
+        if cards:
+            lines.append("    everyone = (1 << s.np) - 1")
+        lines += ["    " + line for line in body]
+        lines += [f"    said = Said({' + '.join(text) or repr('')})", "    said.msg = MSG"]
+        if cards:
+            lines.append(f"    said.parts = ({', '.join(parts)},)")
+        lines.append("    return said")
+        exec("\n".join(lines), ns)  # noqa: S102 - our own code, from the game's message
+        return ns["say"]
+
+    def _said_slowly(self, state: State, msg, values: tuple) -> Said:
+        """A message holding lists: its values one by one (see _say_value)."""
+        parts: list = []
+        values = iter(values)
+        for kind, x in msg.parts:
+            if kind == "text":
+                parts.append(x)
+            else:
+                self._say_value(state, x, next(values), parts)
+        everyone = (1 << state.np) - 1
+        said = Said("".join(p if p.__class__ is str else self.card_name(p[0]) if p[1] & everyone == everyone
+                            else self._hidden_names[p[0]] for p in parts))
+        said.msg = msg
+        if any(p.__class__ is tuple for p in parts):
+            said.parts = tuple(parts)
+        return said
+
+    def _say_value(self, state: State, typ: str, value, parts: list):
+        if typ == T.CARD:
+            if value is None or value < 0:
+                parts.append(NOTHING)
+            else:
+                zone = state.loc[value]
+                parts.append((value, self.seen_by(state, zone, state.z[zone][-1] == value) | state.known.get(value, 0)))
+        elif typ == "players" or typ.startswith("list:"):
+            elem = T.PLAYER if typ == "players" else typ[5:]
+            items = list(value)
+            if not items:
+                parts.append(NOTHING)
+            for i, item in enumerate(items):
+                if i:
+                    parts.append(", ")
+                self._say_value(state, elem, item, parts)
+        else:
+            parts.append(self.value_text(typ, value))
+
+    def value_text(self, typ: str, value) -> str:
+        """A value as the table shows it: a number as a number, yes or no, a player by name, a card by
+        its name, an attribute's value by its symbol (its name if it has none); '—' for nothing."""
+        if typ == T.BOOL:
+            return "yes" if value else "no"
+        if typ == T.PLAYER:
+            return NOTHING if value is None else self.player_name(value)
+        if typ == T.CARD:
+            return NOTHING if value is None or value < 0 else self.card_name(value)
+        if T.is_value(typ):
+            texts = self._value_texts.get(typ[6:])
+            return texts[value] if texts is not None and 0 <= value < len(texts) else NOTHING
+        return str(value)
+
+    def said_text(self, text: str, viewer: int) -> str:
+        """A line said, as one seat reads it (viewer -1: what every seat read): a card shows to the
+        seats that saw it when it was said; to the others it is 'a card' (or its back: 'a Mood card')."""
+        parts = getattr(text, "parts", None)
+        if parts is None or viewer < 0:
+            return str.__str__(text)
+        bit = 1 << viewer
+        return "".join(p if p.__class__ is str else self.card_name(p[0]) if p[1] & bit else self._hidden_names[p[0]]
+                       for p in parts)
+
+    def log_line(self, entry: tuple, viewer: int) -> str:
+        """One line of the log (state.log) as a seat reads it: 'P2: passes', or the table's own
+        announcement alone. viewer -1: as every seat read it (a spectator)."""
+        _, who, text, _ = entry
+        shown = self.said_text(text, viewer)
+        return shown if getattr(text, "table", False) else f"{self.player_name(who)}: {shown}"
 
     def visibility(self, state: State, instance: int, viewer: int) -> str:
         """How a zone instance shows its cards to one player now: its declared visibility, changed
@@ -154,21 +324,25 @@ class View:
                 if (vis == "top" and k == len(cards) - 1) or (state.known and state.knows(player, c))]
 
     def _zone_view(self, state: State, z, instance: int, own: bool, player: int):
+        """A zone as the player sees it, drawn as its `shows` says: its cards (a list), or how many
+        there are (a dict with "count") and, where the player sees it and the zone shows it, the top
+        card ("top"); the backs, and the cards they were shown where they cannot see ("known")."""
         cards = state.z[instance]
         vis = self.visibility(state, instance, player)
         if not z.stack and vis != "top":  # a hand's order tells nothing: show it sorted
             cards = sorted(cards, key=self._sort_keys.__getitem__)
-        if vis == "public" or (vis == "owner" and own):
+        seen = vis == "public" or (vis == "owner" and own)
+        if seen and z.shows == "cards":
             return [self.card_name(c) for c in cards]
         view: dict = {"count": len(cards)}
-        if vis == "top":
+        if (vis == "top" or seen) and z.shows != "count":
             view["top"] = self.card_name(cards[-1]) if cards else None
         if self.prog.back and cards:
             backs = {}
             for c in sorted(cards, key=self._sort_keys.__getitem__):
                 backs[self._back_names[c]] = backs.get(self._back_names[c], 0) + 1
             view["backs"] = backs
-        if state.known:
+        if state.known and not seen:
             known = [self.card_name(c) for c in cards if state.knows(player, c)]
             if known:
                 view["known"] = known
@@ -179,10 +353,9 @@ class View:
             return None if value is None else self.player_name(value)
         if typ == T.CARD:
             return self.card_name(value) if value is not None and value >= 0 else None
-        if T.is_value(typ):
-            for name, values, _ in self.prog.attributes:
-                if name == typ[6:]:
-                    return values[value] if 0 <= value < len(values) else None
+        if T.is_value(typ):  # by its symbol, as in card names and messages (its name if it has none)
+            texts = self._value_texts.get(typ[6:])
+            return texts[value] if texts is not None and 0 <= value < len(texts) else None
         return value
 
 

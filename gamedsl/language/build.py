@@ -1,12 +1,12 @@
 """Turns a Lark parse tree into the frozen model classes of model.py (structure only)."""
 from __future__ import annotations
 
-from lark import Token, Transformer, v_args
+from lark import Token, Transformer, Tree, v_args
 from lark.exceptions import VisitError
 
 from . import model as m
 from ..errors import Diagnostic, SourceError, Span
-from .syntax import parse
+from .syntax import parse, parse_expression
 
 
 def _s(meta) -> Span:
@@ -105,7 +105,52 @@ class _Statements(Transformer):
         return "descending"
 
     def say_stmt(self, meta, c):
-        return m.Say(span=_s(meta), text=c[0][1:-1])
+        return m.Say(span=_s(meta), text=c[0][1:-1], parts=self.message_parts(c[0]))
+
+    def message_parts(self, tok: Token) -> tuple:
+        """A message's pieces: texts, and the expressions written in braces (`{{` and `}}` are
+        braces themselves). Every expression is parsed at its own place in the file."""
+        text, line, first = str(tok)[1:-1], tok.line, tok.column + 1  # first: the column of text[0]
+        parts: list = []
+        literal: list[str] = []
+        i = 0
+        while i < len(text):
+            ch = text[i]
+            if ch in "{}" and text[i + 1: i + 2] == ch:
+                literal.append(ch)
+                i += 2
+                continue
+            if ch == "}":
+                self.errors.append(Diagnostic("a '}' with no '{' before it", Span(line, first + i, line, first + i + 1),
+                                              "write '}}' for a brace in the text"))
+                i += 1
+                continue
+            if ch != "{":
+                literal.append(ch)
+                i += 1
+                continue
+            close = text.find("}", i + 1)
+            if close < 0:
+                self.errors.append(Diagnostic("this '{' is never closed", Span(line, first + i, line, first + i + 1),
+                                              "write the value as {EXPRESSION}, or '{{' for a brace in the text"))
+                break
+            source = text[i + 1: close]
+            if not source.strip():
+                self.errors.append(Diagnostic("'{}' holds no value", Span(line, first + i, line, first + close + 1),
+                                              "write the value as {EXPRESSION}, or '{{' for a brace in the text"))
+            else:
+                tree, problem = parse_expression(source, line, first + i + 1, first + close)
+                if problem is not None:
+                    self.errors.append(problem)
+                else:
+                    if literal:
+                        parts.append("".join(literal))
+                        literal = []
+                    parts.append(self.transform(tree) if isinstance(tree, Tree) else tree)
+            i = close + 1
+        if literal:
+            parts.append("".join(literal))
+        return tuple(parts)
 
     def reveal_stmt(self, meta, c):
         return m.Reveal(span=_s(meta), card=c[0], to=c[1])
@@ -196,7 +241,12 @@ class _Expressions(Transformer):
 @v_args(meta=True)
 class Builder(_Statements, _Expressions):
     """Builds model nodes, one method per grammar rule, named after it (declarations here,
-    statements and expressions in the parts above)."""
+    statements and expressions in the parts above). The mistakes found inside messages' braces
+    are collected in `errors`."""
+
+    def __init__(self):
+        super().__init__()
+        self.errors: list[Diagnostic] = []
 
     # ---- declarations
     def start(self, meta, items):
@@ -268,17 +318,26 @@ class Builder(_Statements, _Expressions):
         return tuple((str(t), _tok(t)) for t in c)
 
     def zone_decl(self, meta, c):
-        props = tuple((str(t), _tok(t)) for t in c[2:])
-        return m.ZoneDecl(span=_tok(c[0]), name=str(c[0]), per_player=c[1] is not None, props=props)
+        props = tuple((str(t), _tok(t)) for t in c[2:-1] if isinstance(t, Token))
+        shows = tuple(x for x in c[2:-1] if isinstance(x, tuple))
+        return m.ZoneDecl(span=_tok(c[0]), name=str(c[0]), per_player=c[1] is not None, props=props,
+                          shows=shows, label=c[-1][1:-1] if c[-1] is not None else None)
+
+    def zone_shows(self, meta, c):
+        return (str(c[0]), _tok(c[0]))
 
     def per_player(self, meta, c):
         return True
 
     def var_decl(self, meta, c):
-        vis, name, per, typ, init = c
+        vis, name, per, typ, init, label, shown = c
         return m.VarDecl(span=_tok(name), name=str(name), per_player=per is True,
                          type=str(typ) if typ is not None else None, init=init,
-                         visibility=(str(vis), _tok(vis)) if vis is not None else None, per_card=per == "card")
+                         visibility=(str(vis), _tok(vis)) if vis is not None else None, per_card=per == "card",
+                         label=label[1:-1] if label is not None else None, shown=shown)
+
+    def shown_when(self, meta, c):
+        return c[0]
 
     def per_card(self, meta, c):
         return "card"
@@ -391,8 +450,9 @@ class Builder(_Statements, _Expressions):
 def build(text: str, filename: str = "<string>") -> m.GameModel:
     """Parse and build the model of a .game source (no semantic checks yet)."""
     tree = parse(text, filename)
+    builder = Builder()
     try:
-        decls = Builder().transform(tree)
+        decls = builder.transform(tree)
     except (RecursionError, VisitError) as exc:
         if isinstance(exc, VisitError) and not isinstance(exc.orig_exc, RecursionError):
             raise
@@ -400,4 +460,6 @@ def build(text: str, filename: str = "<string>") -> m.GameModel:
         span = Span(line.line, line.column) if line is not None and not getattr(line, "empty", True) else Span()
         raise SourceError(filename, text, [Diagnostic("the file nests expressions or blocks too deeply", span,
                                                       "split deep expressions with 'let' or 'def'")]) from None
+    if builder.errors:  # mistakes inside messages' braces: syntax errors, reported all at once
+        raise SourceError(filename, text, builder.errors)
     return m.GameModel(filename=filename, text=text, decls=decls)

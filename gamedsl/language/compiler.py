@@ -99,7 +99,8 @@ class Compiler:
                 continue
             c.in_outcome = kind == "outcome"
             scope = Scope()
-            entry = self.flow.compile_unit(b.body if b else (), scope, kind, kind, b.span if b else c.where)
+            entry = self.flow.compile_unit(b.body if b else (), scope, kind, kind, b.span if b else c.where,
+                                           table=True)  # outside its turns, no player acts
             units[kind] = Unit(entry, scope.size, b.span if b else c.where)
         c.in_outcome = False
         return {"units": units, "declared": blocks}
@@ -139,7 +140,8 @@ class Compiler:
             has_move_triggers=c.has_move_triggers, trigger_spans=self.rules.block_spans,
             watch_zones=c.watch_zones, watch_players=c.watch_vars == "*" or " players" in c.watch_vars,
             module=c.module.source(), spans=c.module.spans, loops=c.module.loops, via=c.module.via,
-            coverage=c.module.coverage, markers=c.module.markers, data=c.data, version=__version__)
+            coverage=c.module.coverage, markers=c.module.markers, data=c.data, messages=c.messages,
+            version=__version__)
 
 
 def compile_model(gm: m.GameModel, coverage: bool = False) -> Program:

@@ -111,6 +111,8 @@ class Context:
         self.pattern_index: dict = {}
         self.action_by_name: dict = {}
         self.offered: set[str] = set()  # actions some choose, race or window offers
+        self.messages: list = []  # the Message of each `say` (per place it is compiled: steps are inlined)
+        self.message_index: dict = {}
         self.in_outcome = False
         self.watch_zones: frozenset | str = frozenset()  # what parameters and patterns read (watch.py)
         self.watch_vars: frozenset | str = frozenset()
@@ -118,6 +120,14 @@ class Context:
         # `end turn` in an action, a trigger or steps may end a turn of another frame (State.end_turn)
         self.ends_turns_elsewhere = any(_ends_turn(d.body) for d in (*gm.of(m.ActionDecl), *gm.of(m.TriggerDecl),
                                                                      *gm.of(m.StepsDecl)))
+
+    def message(self, msg) -> int:
+        """The number of a Message (program.py), the same for the same message said the same way."""
+        k = self.message_index.get(msg)
+        if k is None:
+            k = self.message_index[msg] = len(self.messages)
+            self.messages.append(msg)
+        return k
 
     # ---- diagnostics
     def error(self, message: str, span: Span, hint: str | None = None):

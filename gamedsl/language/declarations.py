@@ -10,9 +10,15 @@ from .context import Context
 from .program import MAX_SEATS, Var, Zone
 
 ZONE_PROPS = {"hidden", "owner", "public", "top", "stack", "pile", "out", "transient"}
+ZONE_SHOWS = ("cards", "top", "count", "nothing")
 VAR_VISIBILITY = ("hidden", "owner", "public")
 VAR_TYPES = {"number": T.NUM, "player": T.PLAYER, "card": T.CARD, "bool": T.BOOL}
 _CONDITION_CALLS = frozenset({"any", "all", "has", "makes", "can_make", "same", "knows"})
+
+
+def _label(label: str | None, name: str) -> str:
+    """What the table calls a zone or a variable: its label, or its name with '_' read as a space."""
+    return label if label is not None else name.replace("_", " ")
 
 
 class Declarations:
@@ -65,8 +71,21 @@ class Declarations:
                     flags.add(name)
                 elif name != "pile":
                     vis = name
+            if z.label is not None and not z.label.strip():
+                c.error(f"the label of '{z.name}' is empty", z.span, "write what the table calls it, or no label")
+            shows = "cards"
+            for word, span in z.shows[1:]:
+                c.error(f"zone '{z.name}' says twice how it shows", span, "keep one 'shows'")
+            for word, span in z.shows[:1]:
+                if word not in ZONE_SHOWS:
+                    c.unknown("way to show a zone", word, span, ZONE_SHOWS)
+                elif word == "top" and "stack" not in flags:
+                    c.error("only a pile has a top card to show", span, "add 'stack' to its properties, or "
+                            "write 'shows count'")
+                else:
+                    shows = word
             zone = Zone(z.name, base, z.per_player, vis, "stack" in flags, z.span, "out" in flags,
-                        transient="transient" in flags)
+                        transient="transient" in flags, shows=shows, label=_label(z.label, z.name))
             base += MAX_SEATS if z.per_player else 1
             c.zone_list.append(zone)
             c.zone_by_name[z.name] = zone
@@ -95,7 +114,13 @@ class Declarations:
                     c.error("only a per-player variable has an owner to show it to", span)
                 else:
                     vis = word
-            var = Var(v.name, base, v.per_player, typ, None, v.span, vis, v.per_card)
+            if v.label is not None and not v.label.strip():
+                c.error(f"the label of '{v.name}' is empty", v.span, "write what the table calls it, or no label")
+            var = Var(v.name, base, v.per_player, typ, None, v.span, vis, v.per_card, label=_label(v.label, v.name))
+            if vis == "hidden" and (v.label is not None or v.shown is not None):
+                c.error(f"'{v.name}' is hidden: the table never shows it, so it has no "
+                        f"{'label' if v.label is not None else 'condition to be shown'}", v.visibility[1],
+                        "remove 'hidden' to show it, or remove the " + ("label" if v.label is not None else "'when'"))
             c.var_list.append(var)
             c.var_by_name[v.name] = var
             base += MAX_SEATS if v.per_player else c.ncards if v.per_card else 1

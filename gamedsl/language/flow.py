@@ -33,8 +33,9 @@ class Out:
 class UnitCode:
     """The blocks of one unit being compiled, and what its `end turn` statements may jump to."""
 
-    def __init__(self, prefix: str, kind: str, span: Span):
+    def __init__(self, prefix: str, kind: str, span: Span, table: bool = False):
         self.prefix, self.kind, self.span = prefix, kind, span
+        self.table = table  # no player acts here, outside a turn: what is said is the table's
         self.blocks: dict[str, list] = {}
         self.turn_ends: list[str] = []  # the block ending each turn the code is inside, innermost last
         # the loops the code is inside, innermost last; a round or a trigger is a loop of its own
@@ -54,9 +55,11 @@ class FlowCompiler(Straight):
         self.via: tuple = ()  # the steps calls being inlined, outermost first: ((name, call span), ...)
 
     # ---- units
-    def compile_unit(self, body: tuple, scope: Scope, prefix: str, kind: str, span: Span) -> str:
-        """Compile a unit's statements into blocks of the module; returns its first block's name."""
-        outer, self.unit = self.unit, UnitCode(prefix, kind, span)
+    def compile_unit(self, body: tuple, scope: Scope, prefix: str, kind: str, span: Span,
+                     table: bool = False) -> str:
+        """Compile a unit's statements into blocks of the module; returns its first block's name.
+        `table`: no player acts in it (outside its turns), so its messages are the table's."""
+        outer, self.unit = self.unit, UnitCode(prefix, kind, span, table)
         try:
             out = self.new_block()
             entry = out.name
@@ -75,9 +78,13 @@ class FlowCompiler(Straight):
     def compile_straight(self, body: tuple, scope: Scope, name: str, span: Span) -> str:
         """A body that never waits, as one function `name(s, e)` run at once."""
         lines: list = []
-        for st in body:
-            self.c.where = st.span
-            self.gen(st, scope, 1, lines)
+        outer, self.unit = self.unit, None  # a move's rules: a player acts
+        try:
+            for st in body:
+                self.c.where = st.span
+                self.gen(st, scope, 1, lines)
+        finally:
+            self.unit = outer
         self.c.module.function(name, "s, e", lines or [("    pass", span)], span)
         return name
 

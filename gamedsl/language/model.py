@@ -225,7 +225,8 @@ class Places(Stmt):
 
 @node
 class Say(Stmt):
-    text: str
+    text: str  # as written between the quotes, braces and all: the message's template
+    parts: tuple = ()  # its pieces in order: a text (braces undoubled) or an Expr, a value said
 
 
 @node
@@ -348,6 +349,8 @@ class ZoneDecl(Decl):
     name: str
     per_player: bool
     props: tuple  # ((name, span), ...)
+    shows: tuple = ()  # ((word, span), ...): how the table draws it (cards / top / count / nothing); one at most
+    label: str | None = None  # what the table calls it
 
 
 @node
@@ -358,6 +361,8 @@ class VarDecl(Decl):
     init: Expr | None
     visibility: tuple | None = None  # (word, span): hidden / owner / public
     per_card: bool = False
+    label: str | None = None  # what the table calls it
+    shown: Expr | None = None  # `when COND`: on the table only while COND holds
 
 
 @node

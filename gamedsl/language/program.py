@@ -54,6 +54,9 @@ class Zone:
     out: bool = False  # out of the game: `gather` leaves its cards where they are
     changes: tuple = ()  # modifiers' visibility changes: ((condition fn(state, [owner]), word), ...), in file order
     transient: bool = False  # shown on the table only while it holds cards
+    shows: str = "cards"  # how the table draws what a seat sees of it: its cards, only the top one, only a
+    # count, or nothing at all (cards, top, count, nothing)
+    label: str = ""  # what the table calls it
 
 
 @attrs.define
@@ -66,6 +69,21 @@ class Var:
     span: Span
     visibility: str = "public"  # hidden (nobody), owner (a per-player value: its owner), public
     per_card: bool = False  # one value per card: base .. base + number of cards - 1
+    label: str = ""  # what the table calls it
+    shown: object = None  # `when COND`: fn(state, env) with `me` the player looking; None: always shown
+
+
+@attrs.frozen
+class Message:
+    """One `say`: its template (the text as written, braces and all) and its pieces in order, each
+    a text or the type of a value said there (engine: Game.said). `table`: said where no player is
+    acting (the setup, a round or the outcome outside a turn, a round's triggers): the table's own
+    announcement, not a player's."""
+
+    template: str
+    parts: tuple  # ("text", str) or ("value", type) per piece
+    table: bool
+    span: Span
 
 
 @attrs.define(eq=False)
@@ -173,6 +191,7 @@ class Program:
     end_when: object = None  # fn(state, env) or None
     heuristic: object = None  # fn(state, env): how good the state is for state.me
     invariants: dict = attrs.Factory(dict)  # when -> [(name, fn(state, env), span)]
+    messages: list = attrs.Factory(list)  # Message k: what `s.say(k, values)` says
     act_sets: dict = attrs.Factory(dict)  # a module name -> the names of the actions a choose or race offers
     has_move_triggers: bool = False
     watch_zones: object = frozenset()  # the zones parameters and patterns read (names, or "*": all)

@@ -100,6 +100,8 @@ class Rules:
         c = self.c
         decls = [d for d in c.gm.of(m.VarDecl) if d.name in c.var_by_name]
         for v, decl in zip(c.var_list, decls):
+            if decl.shown is not None:  # read when a player's view is made, with `me` the player looking
+                v.shown = self.x.fn(decl.shown, Scope(), T.BOOL, f"shown_{v.name}")
             if decl.init is None:
                 v.init = "_no_card" if v.type == T.CARD else "_nobody" if v.type == T.PLAYER else "_zero"
                 continue
@@ -123,7 +125,8 @@ class Rules:
                 src = self.zone_pattern(t.event.source, scope)
                 dst = self.zone_pattern(t.event.dest, scope)
             cond = self.x.fn(t.cond, scope, T.BOOL, "when") if t.cond is not None else None
-            entry = self.flow.compile_unit(t.body, scope, "on", "trigger", t.span)
+            entry = self.flow.compile_unit(t.body, scope, "on", "trigger", t.span,
+                                           table=t.event.kind in ("round start", "round end"))
             self.block_spans[entry] = (t.span, "trigger")
             if t.label is not None:
                 self.ordered_step(t, cond, entry, scope.size)

@@ -15,7 +15,7 @@ from ..errors import Span
 from . import model as m
 from . import types as T
 from .codegen import SAME
-from .program import STEP_LIMIT
+from .program import STEP_LIMIT, Message
 
 _WAITS = (m.Choose, m.Turn, m.End, m.Race)
 
@@ -223,7 +223,49 @@ class Straight:
         self.emit(lines, ind, f"s.set_places(tuple({dcode}), lambda {var}: ({key}), {st.descending})", st.span)
 
     def gen_say(self, st: m.Say, scope, ind, lines):
-        self.emit(lines, ind, f"s.say({st.text!r})", st.span)
+        """`say "text {EXPR} text"`: the values are worked out now, and the engine keeps them with
+        the message's number (Message, program.py); each seat reads them as it may (Game.said)."""
+        parts, codes = [], []
+        for part in st.parts:
+            if isinstance(part, str):
+                parts.append(("text", part))
+                continue
+            code, typ = self.x.expr(part, scope)
+            self.sayable(part, typ)
+            random = self.draws_random(part, set())
+            if random is not None:
+                self.c.error("a message cannot draw at random: saying it would change what happens next",
+                             random.span, "draw first, 'let x = random(...)', and say {x}")
+            parts.append(("value", typ))
+            codes.append(code)
+        table = self.unit is not None and self.unit.table and not self.unit.turn_ends
+        k = self.c.message(Message(st.text, tuple(parts), table, st.span))
+        values = f"({', '.join(codes)},)" if codes else "()"
+        self.emit(lines, ind, f"if not s.quiet: s.say({k}, {values})", st.span)  # quiet: a bot's trial
+
+    def sayable(self, e: m.Expr, typ: str):
+        """A value a message can say: a number, yes/no, a player, a card, an attribute's value, or a
+        list of them. A zone is not a value: its count is."""
+        elem = typ.removeprefix("list:")
+        if typ == T.ZONE:
+            self.c.error("a message cannot say a zone", e.span,
+                         f"say how many cards it holds: {{count({self.c.source_of(e.span)})}}")
+        elif not (elem in (T.NUM, T.BOOL, T.PLAYER, T.CARD, T.ANY, "players") or T.is_value(elem)):
+            self.c.error(f"a message cannot say {T.describe(typ)}", e.span,
+                         "it says numbers, yes/no, players, cards, attribute values and lists of them")
+
+    def draws_random(self, e, seen: set):
+        """The call of `random` an expression makes, directly or through the functions it calls, or None."""
+        for node in m.walk(e):
+            if isinstance(node, m.Call):
+                if node.func == "random":
+                    return node
+                d = self.c.def_info.get(node.func)
+                if d is not None and node.func not in seen:
+                    seen.add(node.func)
+                    if self.draws_random(d.body, seen) is not None:
+                        return node
+        return None
 
     def gen_eliminate(self, st: m.Eliminate, scope, ind, lines):
         self.emit(lines, ind, f"s.eliminate({self.x.fn_code(st.player, scope, T.PLAYER)})", st.span)

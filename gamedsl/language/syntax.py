@@ -22,9 +22,16 @@ _MAX_ERRORS = 20
 
 @functools.cache
 def parser() -> lark.Lark:
-    """The one LALR parser, with positions on every node."""
+    """The LALR parser of a whole file, with positions on every node."""
     return lark.Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True,
                      cache=True)
+
+
+@functools.cache
+def expression_parser() -> lark.Lark:
+    """The same grammar's parser of one expression: a value inside a message's braces (build.py)."""
+    return lark.Lark(grammar_text(), parser="lalr", start="expr", propagate_positions=True,
+                     maybe_placeholders=True, cache=True)
 
 
 def describe_token(token) -> str:
@@ -176,6 +183,23 @@ def _unclosed_blocks(lines: list[str]) -> list[Diagnostic]:
         code = "".join(code.split('"')[::2])  # braces inside strings do not count
         depth += code.count("{") - code.count("}")
     return out
+
+
+def parse_expression(source: str, line: int, column: int, end: int):
+    """One expression written inside a message at `line`, from `column` to `end` (the column of the
+    '}' closing it): its tree, or a Diagnostic placed in the file. The text is parsed at its own
+    place (after as many line breaks and spaces), so every position in the tree is the file's."""
+    try:
+        return expression_parser().parse("\n" * (line - 1) + " " * (column - 1) + source), None
+    except UnexpectedInput as err:
+        tok = getattr(err, "token", None)
+        if isinstance(err, UnexpectedEOF) or (tok is not None and tok.type == "$END"):
+            expected = describe_expected(getattr(err, "expected", ()) or ())
+            return None, Diagnostic(f"the value in braces is not complete: expected {expected} before '}}'",
+                                    Span(line, end, line, end + 1))
+        d = _diagnostic(err)
+        return None, Diagnostic(d.message, d.span, d.hint or "a message writes a value as {EXPRESSION}, "
+                                "and a brace itself as '{{' or '}}'")
 
 
 def parse(text: str, filename: str = "<string>") -> lark.Tree:

@@ -76,9 +76,10 @@ class Encoding:
         return width
 
     def _values(self, typ: str) -> list:
+        """An attribute's values as the observation writes them (Game.value_text: by their symbols)."""
         for name, values, _ in self.game.prog.attributes:
             if name == typ[6:]:
-                return list(values)
+                return [self.game.value_text(typ, i) for i in range(len(values))]
         return []
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:

@@ -65,6 +65,12 @@ def value_text(value) -> Text:
     return card_text(str(value))
 
 
+def label_of(obs: dict, name: str) -> str:
+    """What the table calls a zone or a variable: the game's label (the observation's "labels"), else
+    its name with '_' read as a space."""
+    return (obs.get("labels") or {}).get(name) or name.replace("_", " ")
+
+
 def _per_player(value, players) -> bool:
     return isinstance(value, dict) and players and set(value) == set(players)
 
@@ -83,8 +89,8 @@ def view_renderable(obs: dict, log_lines: int = 6):
     parts.append(head)
 
     zones, variables = obs.get("zones", {}), obs.get("vars", {})
-    shared = [(name, zone_text(v)) for name, v in zones.items() if not _per_player(v, players)]
-    shared += [(name, value_text(v)) for name, v in variables.items() if not _per_player(v, players)]
+    shared = [(label_of(obs, name), zone_text(v)) for name, v in zones.items() if not _per_player(v, players)]
+    shared += [(label_of(obs, name), value_text(v)) for name, v in variables.items() if not _per_player(v, players)]
     if shared:
         items = []
         for name, text in shared:
@@ -99,9 +105,9 @@ def view_renderable(obs: dict, log_lines: int = 6):
         table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
         table.add_column("", no_wrap=True)
         for name in per_zone:
-            table.add_column(name, header_style="bold cyan")
+            table.add_column(label_of(obs, name), header_style="bold cyan")
         for name in per_var:
-            table.add_column(name, justify="right", header_style="bold magenta")
+            table.add_column(label_of(obs, name), justify="right", header_style="bold magenta")
         out = set(obs.get("eliminated", ()))
         for p in players:
             label = Text(("▶ " if p == to_move else "  ") + p, style="bold" if p == me else "")
@@ -168,7 +174,7 @@ def results_table(players: list[str], seats: list[str], state_info: dict) -> Tab
     """The end of a game: one row per player with place, result, return and their final values.
 
     state_info has 'places', 'results', 'returns' (lists in seat order) and 'vars' (the final
-    observation's variables).
+    observation's variables), and may have 'labels' (the observation's: what the columns are called).
     """
     table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
     for name, justify in (("player", "left"), ("seat", "left"), ("place", "right"), ("result", "left"),
@@ -176,7 +182,7 @@ def results_table(players: list[str], seats: list[str], state_info: dict) -> Tab
         table.add_column(name, justify=justify, header_style="bold")
     per_var = [name for name, v in state_info.get("vars", {}).items() if _per_player(v, players)]
     for name in per_var:
-        table.add_column(name, justify="right", header_style="bold magenta")
+        table.add_column(label_of(state_info, name), justify="right", header_style="bold magenta")
     for k, p in enumerate(players):
         place = state_info["places"][k]
         result = state_info["results"][k]

@@ -183,6 +183,7 @@ def _one_game(context: tuple, task: tuple) -> dict:
         raise GamedslError(f"game {i + 1} (seed {game_seed}): {exc}") from None
     said: dict[str, int] = {}
     for _, _, text, _ in state.log:
+        text = getattr(text, "template", text)  # a line with values counts as its template, braces and all
         said[text] = said.get(text, 0) + 1
     return {"said": said, "moves": state.moves, "rounds": state.round_number, "limit_hit": state.limit_hit,
             "results": list(state.results), "places": list(state.places), "returns": state.returns(),

@@ -13,6 +13,7 @@ import attrs
 
 from ..errors import Diagnostic, GamedslError, IllegalAction, InvariantViolation, format_diagnostic
 from ..engine.knowledge import redeal
+from ..engine.view import LOG_SHOWN
 from ..language import types as T
 
 
@@ -112,7 +113,7 @@ def check_no_leak(state, rng: random.Random):
             who = state.game.player_name(player)
             message = (f"{who}'s view depends on cards they cannot see: {'.'.join(map(str, path))} "
                        f"is {_shown(a)} in this game and {_shown(b)} in another deal of what {who} cannot see")
-            raise _leak(state.prog, path, message)
+            raise _leak(state, path, message)
         if state.current_player() == player:
             if sorted(map(state.action_to_string, other.legal_actions())) != \
                     sorted(map(state.action_to_string, state.legal_actions())):
@@ -142,13 +143,21 @@ def _shown(value) -> str:
     return "absent" if value is _ABSENT else repr(value)
 
 
-def _leak(prog, path: tuple, message: str) -> InvariantViolation:
-    """The error, located at the declaration of the zone or variable the path goes through, if any."""
+def _leak(state, path: tuple, message: str) -> InvariantViolation:
+    """The error, located at the declaration of the zone or variable the path goes through, or at
+    the `say` of a line said, if any."""
+    prog = state.prog
+    span = None
     if len(path) >= 2 and path[0] in ("zones", "vars"):
-        for decl in prog.zones if path[0] == "zones" else prog.vars:
-            if decl.name == path[1] and decl.span.line:
-                located = format_diagnostic(prog.filename, prog.text, Diagnostic(message, decl.span))
-                return InvariantViolation(located, located=True)
+        span = next((decl.span for decl in (prog.zones if path[0] == "zones" else prog.vars)
+                     if decl.name == path[1] and decl.span.line), None)
+    elif len(path) >= 2 and path[0] == "log" and isinstance(path[1], int):
+        shown = state.log[-LOG_SHOWN:]  # the lines a view lists (engine/view.py)
+        msg = getattr(shown[path[1]][2], "msg", None) if path[1] < len(shown) else None
+        span = msg.span if msg is not None else None
+    if span is not None:
+        located = format_diagnostic(prog.filename, prog.text, Diagnostic(message, span))
+        return InvariantViolation(located, located=True)
     return InvariantViolation(message)
 
 

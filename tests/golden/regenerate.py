@@ -38,7 +38,7 @@ _NAME = re.compile(r"^(?P<game>.+)-(?P<players>\d+)p\.txt$")
 
 # The observation's keys this file knows how to draw; any other key is written out as
 # JSON, so that a new field of the observation shows up in the diff too.
-_KNOWN = ("game", "player", "round", "move", "to_move", "zones", "vars", "log", "moves", "legal",
+_KNOWN = ("game", "player", "round", "move", "to_move", "zones", "vars", "labels", "log", "moves", "legal",
           "results", "places")
 
 
@@ -159,6 +159,9 @@ def transcript(stem: str, players: int, *, seed: int = SEED, policy_seed: int = 
     options = getattr(getattr(game, "prog", None), "options", None) or {}
     if options:
         out.append("# Options: defaults (" + ", ".join(f"{k} {v[0]}" for k, v in options.items()) + ")")
+    labels = {k: v for k, v in state.observation(0).get("labels", {}).items() if v != k.replace("_", " ")}
+    if labels:  # what the game calls its zones and variables on the table (the same in every view)
+        out.append("# Labels: " + ", ".join(f"{k} {_json(v)}" for k, v in labels.items()))
     out += [
         "# Each step: the view of the player to move (from their observation), then the move chosen.",
         "# 'seen': the moves since that player's previous step, as they saw them; 'said': what the",
