@@ -445,3 +445,21 @@ def test_after_kill_9_every_table_resumes_and_its_links_still_work(tmp_path):
     assert len(lines) > len(state.history) + 1 and [m["n"] for m in lines[1:] if m["type"] == "move"] \
         == list(range(1, len([m for m in lines if m["type"] == "move"]) + 1))
     assert main(["replay", str(log_of(data, table["table"]))]) == 0
+
+
+def test_a_races_answers_are_listed_in_the_order_they_counted(tmp_path):
+    """The engine asks P1, P2, P3 in turn; P3 answered fastest, then P2, then P1: every seat's log
+    lists them fastest first, the order they counted in."""
+    from gamedsl.tools.serve.views import SeatLog
+
+    game = gamedsl.load_source(SLAP, "slap.game")
+    state = game.new_state(players=3, seed=1)
+    state.apply_action(state.legal_actions()[0])  # P1 bangs: the race asks everyone
+    for p, seconds in ((0, 0.9), (1, 0.5), (2, 0.2)):
+        assert state.current_player() == p
+        state.apply_action(state.legal_actions()[0], seconds)
+    for viewer in range(3):
+        log = SeatLog(viewer)
+        log.update(state)
+        covers = [(e["who"], e["text"]) for e in log.entries if e.get("text", "").startswith("cover")]
+        assert covers == [("P3", "cover (0.20 s)"), ("P2", "cover (0.50 s)"), ("P1", "cover (0.90 s)")]

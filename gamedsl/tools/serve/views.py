@@ -40,8 +40,10 @@ def public_view(state) -> dict:
             "move": state.moves - sum(state.passes),
             "to_move": None if state.window is not None or state.is_terminal()
             else game.player_name(state.current_player()),
-            "zones": zones, "vars": variables, "log": base["log"], "moves": []}
-    for key in ("eliminated", "results", "places"):
+            "zones": zones, "vars": variables, "moves": [],
+            # what the rules said, as every seat read it: a card not every seat saw reads as hidden
+            "log": [game.log_line(entry, SPECTATOR) for entry in state.log[-len(base["log"]):]] if base["log"] else []}
+    for key in ("eliminated", "results", "places", "labels"):
         if key in base:
             view[key] = base[key]
     return view
@@ -81,6 +83,33 @@ def move_seen(state, k: int, viewer: int) -> str:
     return hidden[0] if hidden else texts[0] if texts else game.move_text(state, k, player)
 
 
+def _in_counting_order(state, events: list):
+    """The answers of a reaction window or race (moves with a reaction time, one after the other)
+    listed in the order they counted: the player whose move opened it first (still in motion:
+    'said as they played'), then fastest first; the engine asked them in another order."""
+    k = 0
+    while k < len(events):
+        j = k
+        while j < len(events) and events[j][0][0] - 1 in state.times:
+            j += 1
+        if j - k > 1 or (j > k and events[k][0][0] - 1 in state.times):
+            group = events[k:j]
+            first = events[k][0][0] - 2  # the move before the window: its player was in motion
+            opener = state.card_moves[first - state.hbase][0] if first >= state.hbase else -1
+            decoded, hb = state.game.decoded, state.hbase
+            if not any(decoded[state.history[e[0][0] - 1 - hb]][0].anytime or
+                       decoded[state.history[e[0][0] - 1 - hb]][0] is state.prog.no_reaction for e in group):
+                opener = -1  # a race: nobody is in motion, the fastest counts first
+            keys = [(e[1]["who"] != state.game.player_name(opener), state.times[e[0][0] - 1]) for e in group]
+            order = sorted(range(len(group)), key=keys.__getitem__)
+            for n, i in enumerate(order):  # the entries in counting order, at the group's places
+                entry = dict(group[i][1])
+                if not keys[i][0] and n == 0 and len(group) > 1:
+                    entry["text"] += " — first: said as they played"
+                events[k + n] = (group[n][0], entry)
+        k = max(j, k + 1)
+
+
 class SeatLog:
     """The running log of one seat (or of a spectator): every move as it saw it, and what the rules
     said, in the order they happened. Built as moves settle: the answers in an open reaction
@@ -105,11 +134,16 @@ class SeatLog:
                 continue  # letting a moment pass is seen by nobody else
             events.append(((k + 1, 0), {"who": game.player_name(who), "you": who == self.viewer,
                                         "text": move_seen(state, k, self.viewer)}))
+        _in_counting_order(state, events)
         self.moves_done = max(self.moves_done, settled)
         said = state.log
         while self.said_done < len(said) and said[self.said_done][0] <= settled:
-            m, who, text, r = said[self.said_done]
-            events.append(((m, 1), {"who": game.player_name(who), "said": text, "round": r}))
+            entry = said[self.said_done]
+            m, who, text, r = entry
+            line = {"said": game.said_text(text, self.viewer), "round": r}  # a card only if this seat saw it
+            if not getattr(text, "table", False):  # the table's own announcements name nobody
+                line["who"] = game.player_name(who)
+            events.append(((m, 1), line))
             self.said_done += 1
         events.sort(key=lambda e: e[0])
         self.entries.extend(e for _, e in events)

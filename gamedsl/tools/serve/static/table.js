@@ -70,6 +70,9 @@ function playersOf(view) {
   return (frame.seats || []).map((s) => s.name);
 }
 
+// What the game file calls a zone or a value (its label), else its name with spaces.
+const label = (name) => (frame.view.labels || {})[name] || name.replace(/_/g, " ");
+
 function perPlayer(v, players) {
   return v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === players.length &&
     players.every((p) => p in v);
@@ -124,19 +127,19 @@ function draw() {
   shared.replaceChildren();
   for (const [name, v] of Object.entries(view.zones || {})) {
     if (perPlayer(v, players)) continue;
-    const d = el("div", "zone"); d.append(el("b", "", name + ": "), zoneEl(v)); shared.append(d);
+    const d = el("div", "zone"); d.append(el("b", "", label(name) + ": "), zoneEl(v)); shared.append(d);
   }
   for (const [name, v] of Object.entries(view.vars || {})) {
     if (perPlayer(v, players)) continue;
-    const d = el("div", "var"); d.append(el("b", "", name + ": "), el("span", "", valueText(v))); shared.append(d);
+    const d = el("div", "var"); d.append(el("b", "", label(name) + ": "), el("span", "", valueText(v))); shared.append(d);
   }
   // the players
   const pz = Object.keys(view.zones || {}).filter((z) => perPlayer(view.zones[z], players));
   const pv = Object.keys(view.vars || {}).filter((z) => perPlayer(view.vars[z], players));
   const table = el("table", "players"), head = el("tr");
   head.append(el("th", "", ""));
-  for (const z of pz) head.append(el("th", "", z));
-  for (const v of pv) head.append(el("th", "", v));
+  for (const z of pz) head.append(el("th", "", label(z)));
+  for (const v of pv) head.append(el("th", "", label(v)));
   table.append(head);
   const out = new Set(view.eliminated || []);
   for (const p of players) {
@@ -148,8 +151,8 @@ function draw() {
     if (seat) td.append(el("div", seat.kind === "human" ? (seat.online ? "online" : "offline") : "muted",
                            seat.kind === "human" ? (seat.online ? "online" : "away") : seat.kind + " bot"));
     tr.append(td);
-    for (const z of pz) { const c = el("td"); c.dataset.label = z; c.append(zoneEl(view.zones[z][p])); tr.append(c); }
-    for (const v of pv) { const c = el("td", "", valueText(view.vars[v][p])); c.dataset.label = v; tr.append(c); }
+    for (const z of pz) { const c = el("td"); c.dataset.label = label(z); c.append(zoneEl(view.zones[z][p])); tr.append(c); }
+    for (const v of pv) { const c = el("td", "", valueText(view.vars[v][p])); c.dataset.label = label(v); tr.append(c); }
     table.append(tr);
   }
   $("players").replaceChildren(table);
@@ -197,12 +200,16 @@ function addLog(entries, from) {
   if (from === 0) { log.replaceChildren(); logCount = 0; }
   for (const e of entries) {
     const d = el("div", e.said !== undefined ? "said" : (e.you ? "you" : ""));
-    d.textContent = e.said !== undefined ? `${who(e.who)}: ${named(e.said)}`
+    d.textContent = e.said !== undefined ? (e.who ? `${who(e.who)}: ` : "") + named(e.said)
       : `${who(e.who)}${e.you ? " (you)" : ""}: ${named(e.text)}`;
     log.append(d);
     logCount++;
   }
-  if (entries.length) log.scrollTop = log.scrollHeight;
+  if (entries.length) {
+    for (const d of log.querySelectorAll(".last")) d.classList.remove("last");
+    if (log.lastElementChild) log.lastElementChild.classList.add("last");  // the latest, highlighted
+    log.scrollTop = log.scrollHeight;
+  }
 }
 
 window.gamedslErrors = [];  // every error the server sent this page (read by the browser tests)
