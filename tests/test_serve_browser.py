@@ -139,13 +139,17 @@ def test_a_lol_round_in_the_browser_with_a_jump_in_a_race_and_a_catch(browser, t
             return round_over() and all(seen().values())
 
         shot = None
+        statuses = set()
 
         def prefer(texts):
             nonlocal shot
-            if shot is None and len(moves()) > 40:
-                shot = pages[0].screenshot()
+            if shot is None and len(moves()) > 40 and pages[0].locator("#countdown").is_visible():
+                shot = pages[0].screenshot()  # mid-race (or a reaction window): for docs/serve.md
+            statuses.update(p.locator("#status").text_content() for p in pages)
             return _lol_prefer(texts)
         clicked = _play(pages, prefer, done, 150)
+        # a reaction window asks someone: the others' header never turns to "waiting…" (no tell)
+        assert "waiting…" not in statuses and any(s.endswith("to move") for s in statuses)
         assert all(seen().values()) and any(t.startswith("jump in") for t in clicked)
         for page in pages + [watch]:  # (a move made early, beaten by a reaction, is refused: no fault)
             assert set(page.evaluate("window.gamedslErrors")) <= {MOVED_ON}
@@ -159,6 +163,10 @@ def test_a_lol_round_in_the_browser_with_a_jump_in_a_race_and_a_catch(browser, t
         assert human_covers and all(0 <= t < 20 for t in human_covers)
         if os.environ.get("GAMEDSL_SCREENSHOT") and shot:
             (GAMES.parent / "docs" / "serve-table.png").write_bytes(shot)
+            phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+            phone.goto(server.url + links[1])
+            phone.wait_for_selector("#players td")
+            (GAMES.parent / "docs" / "serve-table-phone.png").write_bytes(phone.screenshot())
 
 
 def test_a_whole_laus_game_in_the_browser(browser, tmp_path):
@@ -206,6 +214,16 @@ def test_names_are_shown_to_everyone_escaped_and_go_along_to_a_rematch(browser, 
         assert pages[0].locator("#seat").text_content() == "you are Ann (P1)"
         first = lambda texts: (texts[0], None)  # noqa: E731
         _play(pages, first, lambda: pages[0].locator("#over").is_visible(), 150)
+        # the narrated log, in people's names: who took each trick and with what, each deal's points
+        said = pages[1].locator("#log .said").all_text_contents()
+        assert any(re.fullmatch(r"(Ann \(P1\)|<b>Bo</b> \(P3\)|P2) takes the trick with \S+", t) for t in said), said
+        assert any(" scores " in t and "card points" in t for t in said)
+        if os.environ.get("GAMEDSL_SCREENSHOT"):
+            (GAMES.parent / "docs" / "serve-laus-over.png").write_bytes(pages[0].screenshot(full_page=True))
+            phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+            phone.goto(server.url + links[0])
+            phone.wait_for_selector("#over:not([hidden])")
+            (GAMES.parent / "docs" / "serve-laus-over-phone.png").write_bytes(phone.screenshot(full_page=True))
         pages[0].wait_for_selector("#rematch:not([hidden])")
         pages[0].click("#rematch")
         for page in pages:
