@@ -6,10 +6,9 @@ import json
 import time
 
 import httpx
-import pytest
 import websockets
 
-from serve_helpers import GAMES, Player, Served, create_table, lobby_client, log_lines, log_of, play_all, ws_url
+from serve_helpers import GAMES, Player, Served, create_table, lobby_client, log_lines, log_of, play_all
 
 LAUS = GAMES / "laus.game"
 

@@ -163,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_arena)
 
     analysis.register(sub, _count, _seed, _option)
-    serve.register(sub)
+    serve.register(sub, _count)
 
     p = sub.add_parser("test", help="run scenario files against a game",
                        description="Run each scenario (YAML) against the game and report every failed "

@@ -34,16 +34,6 @@ def _port(text: str) -> int:
     return n
 
 
-def _count(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, not '{text}'") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a number from 1, not {n}")
-    return n
-
-
 def _checked(check):
     """An argparse type from a security.py check (its ValueError becomes the usage error)."""
     def parse(text: str) -> str:
@@ -54,7 +44,7 @@ def _checked(check):
     return parse
 
 
-def register(sub, *_):
+def register(sub, count):
     """Add `serve` to the gamedsl command's subparsers."""
     p = sub.add_parser(
         "serve", help="host a game for people playing in their browsers, on this machine or a LAN",
@@ -77,7 +67,7 @@ def register(sub, *_):
     p.add_argument("--max-bot-seconds", type=_seconds, default=2.0, metavar="SECONDS",
                    help="the most a bot may think for a move (default 2): a seat asking for more is refused, and "
                         "a search that runs longer is stopped and the move made by greedy instead")
-    p.add_argument("--bot-workers", type=_count, default=default_jobs(), metavar="N",
+    p.add_argument("--bot-workers", type=count, default=default_jobs(), metavar="N",
                    help=f"bots thinking at once, in worker processes shared by every table (default: every "
                         f"core, {default_jobs()} here)")
     p.add_argument("--idle-minutes", type=_seconds, default=120.0, metavar="MINUTES",
@@ -100,12 +90,12 @@ def register(sub, *_):
     p.add_argument("--allow-scripts", action="store_true",
                    help="let in requests and WebSockets that carry no Origin header (scripts, not browsers, "
                         "which always send one) without the lobby's CSRF token")
-    p.add_argument("--max-connections", type=_count, default=512, metavar="N",
+    p.add_argument("--max-connections", type=count, default=512, metavar="N",
                    help="the most WebSocket connections open at once (default 512)")
-    p.add_argument("--max-connections-per-address", type=_count, default=32, metavar="N",
+    p.add_argument("--max-connections-per-address", type=count, default=32, metavar="N",
                    help="the most from one client address (default 32; connections from this machine, or "
                         "through a reverse proxy on it, count only in all)")
-    p.add_argument("--max-connections-per-seat", type=_count, default=4, metavar="N",
+    p.add_argument("--max-connections-per-seat", type=count, default=4, metavar="N",
                    help="the most on one seat's link: its tabs and windows (default 4)")
     p.set_defaults(func=cmd_serve)
 
