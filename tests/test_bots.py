@@ -17,3 +17,44 @@ def test_the_greedy_bot_says_lol_when_it_is_left_with_one_card(capsys):
     caught = said.get("ЛОЛ! caught", {"total": 0})["total"]
     assert caught / games < 0.05, f"{caught} catches outside a silence in {games} games"
     assert said["is out of cards!"]["total"] >= games  # every game was played through its rounds
+
+
+def test_the_greedy_bot_never_slaps_a_card_that_costs_it_when_keeping_its_hands_off_scores_better():
+    """Slapjack: a slap on anything but a jack costs a card. Greedy's lookahead stops at the next
+    race (whose outcome is a matter of random reaction times) and it expects the others to slap
+    only where a slap is worth it to them, so over 40 deals at 3 players it slaps such a card
+    only when the game is decided by this card whatever it answers (the issue found about 25
+    wrong slaps a game; 17 in the 40 deals now, each the game's last card). Each wrong slap is
+    judged on the real cards, by a rule independent of the bot: the others keep their hands off."""
+    import gamedsl
+    from gamedsl.bots import make_bot
+
+    game = gamedsl.load_game(ROOT / "games" / "slapjack.game")
+    centre = game.zone_instance("centre")
+    hands_off = next(a for a in range(1, 10) if game.action_to_string(a) == "hands off")
+
+    def settled(state, move):
+        after = state.clone(past=False)
+        after.apply_action(move)
+        while after.window is not None and not after.is_terminal():
+            after.apply_action(hands_off)
+        return after
+
+    wrong = undecided = 0
+    for seed in range(40):
+        state = game.new_state(players=3, seed=seed)
+        bots = [make_bot("greedy", seed * 100 + p) for p in range(3)]
+        while not state.is_terminal():
+            p = state.current_player()
+            move = bots[p].choose(state)
+            top = state.z[centre][-1] if state.z[centre] else None
+            if game.action_to_string(move) == "slap!" and top is not None and \
+                    not game.card_name(top).startswith("J") and not state.var("taken") and \
+                    state.z[game.zone_instance("own", p)]:
+                wrong += 1
+                slapped, held = settled(state, move), settled(state, hands_off)
+                undecided += not (slapped.is_terminal() and held.is_terminal()
+                                  and slapped.returns() == held.returns())
+            state.apply_action(move)
+    assert undecided == 0, f"{undecided} of {wrong} slaps on a non-jack cost the slapper"
+    assert wrong < 40  # the last card of some deals, when the game is won either way

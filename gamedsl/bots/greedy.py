@@ -16,8 +16,9 @@ class GreedyAgent:
     plays the move with the best average heuristic. The cards it was shown count as known, so a
     peek at a hidden card sharpens its play. When a move leads to another decision of its own
     (keep a card, then choose what to discard; pass three cards one by one), it plays those on
-    as it would, each the best one step ahead, up to `lookahead` decisions, and counts where
-    they lead: their cost adds up instead of multiplying. It samples up to `samples` worlds, and
+    as it would, each the best one step ahead, up to `lookahead` decisions (not into a reaction
+    window or race, whose outcome is a matter of random reaction times), and counts where they
+    lead: their cost adds up instead of multiplying. It samples up to `samples` worlds, and
     no more once `budget` moves have been tried (one world at least), so a wide decision costs
     about as much as a narrow one. A game without a `heuristic` only makes it prefer moves that
     win at once.
@@ -56,10 +57,16 @@ class GreedyAgent:
         return best[self.rng.randrange(len(best))]
 
     def _after(self, world, action: int, me: int) -> float:
-        """The value for `me` of a move, its own next decisions played on, each the best one step ahead."""
+        """The value for `me` of a move, its own next decisions played on, each the best one step ahead.
+
+        No lookahead from an answer in a reaction window or race, nor into one: what follows meets
+        random reaction times, and two moves compared on different random outcomes would be
+        compared by chance (a slap on the wrong card looked good whenever the next card turned up
+        a jack). Such an answer is judged by where it leads once the moment is settled."""
+        answering = world.window is not None
         after = self._try(world, action, me)
-        for _ in range(self.lookahead):
-            if after.terminal or after.current_player() != me:
+        for _ in range(0 if answering else self.lookahead):
+            if after.terminal or after.current_player() != me or after.window is not None:
                 break
             after = max((self._try(after, a, me) for a in after.legal_actions()), key=lambda w: w.evaluate(me))
         return after.evaluate(me)
@@ -82,24 +89,25 @@ def _reseeded(state, rng):
 
 def _settle(state, me: int):
     """Let the others answer an open reaction window or race, so a move's effect shows: each
-    answers what is best for them if everyone after them let the moment pass (a player with one
-    card left who does not say so is caught), in a race they make their first move."""
+    answers what is best for them if everyone after them lets the moment pass (a player with one
+    card left who does not say so is caught; a slap on a card that costs the slapper is not made)."""
     while state.window is not None and not state.terminal and state.current_player() != me:
         legal = state.legal_actions()
-        if len(legal) > 1 and state.window[0] == "react":
+        if len(legal) > 1:
             p = state.current_player()
             legal = [max(legal, key=lambda a: _answer_value(state, a, p))]
         state.apply_action(_passing(state, legal))
 
 
 def _passing(state, legal: list) -> int:
-    """The move that lets a moment pass (in a race, the first move)."""
-    no_reaction = state.prog.no_reaction.first_id if state.prog.no_reaction is not None else None
-    return no_reaction if no_reaction in legal else legal[0]
+    """The move that lets a moment pass: no reaction, or a race's default (else the first move)."""
+    default = state.default_answer()
+    return default if default in legal else legal[0]
 
 
 def _answer_value(state, action: int, player: int) -> float:
-    """How good an answer in a reaction window is for the player making it, if nobody after them reacts."""
+    """How good an answer in a reaction window or race is for the player making it, if everyone
+    after them lets the moment pass."""
     after = state.clone(past=False)
     after.apply_action(action)
     while after.window is not None and not after.terminal and after.pending is not None:

@@ -83,6 +83,20 @@ class Decisions:
         self.open_window("race", None, list(racers), actions)
         return True
 
+    def default_answer(self) -> int | None:
+        """The answer that lets the moment pass in an open reaction window or race, if the player
+        asked may give it: in a window, no reaction; in a race, the last action it lists (its
+        default: `race slap, hands_off among players` defaults to hands off). Enter gives it at the
+        terminal, and bots expect it of the players who answer after them."""
+        if self.window is None or self.pending is None:
+            return None
+        legal = self.pending[1]
+        if self.window[0] == "react":
+            a = self.prog.no_reaction.first_id
+            return a if a in legal else None
+        last = self.window[4][-1]
+        return next((a for a in legal if last.first_id <= a < last.first_id + last.size), None)
+
     def decide(self, deferred, window: bool = True):
         """Ask the decision a reaction window deferred: ("ask", player, actions) or ("race", racers, actions)."""
         what, who, actions = deferred
