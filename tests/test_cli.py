@@ -526,6 +526,34 @@ def test_a_person_answering_a_window_is_timed_and_enter_lets_it_pass():
     assert game.action_to_string(action) == "no reaction" and seat.reaction_time == 1.25
 
 
+def test_a_race_is_answered_by_letters_the_same_in_every_race_and_enter_keeps_hands_off(capsys):
+    """At the terminal, "1" picks the first move of an ordinary turn, so in a race it would be a
+    slip of the finger: a race's answers have letters (s: slap!, h: hands off) that mean the same
+    in every race, a digit is refused with the keys, and Enter gives the race's default (its last
+    listed answer)."""
+    from gamedsl.tools.human import HumanSeat
+    game = gamedsl.load_game(ROOT / "games" / "slapjack.game")
+    state = game.new_state(players=2, seed=4)
+    state.apply_action(state.legal_actions()[0])  # P1 turns a card: the race begins
+    assert state.window[0] == "race" and state.current_player() == 0
+    answers = iter(["1", "s"])
+    prompts = []
+    seat = HumanSeat(0, read=lambda prompt: prompts.append(prompt) or next(answers), clock=lambda: 0.0)
+    slap = seat.choose(state)
+    assert game.action_to_string(slap) == "slap!"
+    out = capsys.readouterr().out
+    assert "in a race, answer with a letter: s (slap!), h (hands off), or Enter (hands off)" in out
+    assert prompts[0] == "P1, quick! [s: slap! h: hands off; Enter: hands off]: "
+    state.apply_action(slap)
+    seat = HumanSeat(1, read=lambda prompt: "", clock=lambda: 0.0)
+    assert game.action_to_string(seat.choose(state)) == "hands off"
+    state.apply_action(game.string_to_action(state, "hands off"))
+    assert state.window is None and state.current_player() == 1  # P2 turns the next card
+    state.apply_action(state.legal_actions()[0])
+    seat = HumanSeat(0, read=lambda prompt: "s", clock=lambda: 0.0)
+    assert game.action_to_string(seat.choose(state)) == "slap!"  # s is a slap in every race
+
+
 # ---- modules that are not installed
 
 def test_a_missing_optional_module_names_its_extra_and_exits_2(monkeypatch, capsys):

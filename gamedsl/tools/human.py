@@ -33,6 +33,17 @@ def _read_line(prompt: str) -> str:
     return line
 
 
+def race_keys(texts: list[str]) -> list[str]:
+    """A letter for each answer of a race, the first free letter of its text ("slap!" s, "hands
+    off" h): the same answer has the same key in every race, and no key is a digit, which picks a
+    move by its number at the next prompt."""
+    keys: list[str] = []
+    for text in texts:
+        free = [ch for ch in text.casefold() + "abcdefghijklmnopqrstuvwxyz" if "a" <= ch <= "z" and ch not in keys]
+        keys.append(free[0])
+    return keys
+
+
 class HumanSeat:
     """A seat played from the console. choose() returns a legal move or raises Quit."""
 
@@ -51,23 +62,29 @@ class HumanSeat:
             raise ValueError(f"it is not seat {self.seat}'s move")
         legal = game.display_order(state.legal_actions())
         texts = [game.action_to_string(a) for a in legal]
-        render.draw_view(self.console, state.observation(self.seat), texts)
+        race = state.window is not None and state.window[0] == "race"
+        render.draw_view(self.console, state.observation(self.seat), None if race else texts)
         name = game.player_name(self.seat)
         reserved = set(game.prog.action_by_name) | {t.casefold() for t in texts}
         prompt = f"{name}, your move [1-{len(legal)}]: " if len(legal) > 1 else f"{name}, your move [1]: "
         window = state.window is not None
-        quick = None
+        quick = keys = None
         if window:  # Enter alone answers at once: the only move, or letting the moment pass
-            no_reaction = game.prog.no_reaction.first_id if game.prog.no_reaction is not None else None
-            quick = legal[0] if len(legal) == 1 else (no_reaction if no_reaction in legal else None)
-            if quick is not None:
+            quick = legal[0] if len(legal) == 1 else state.default_answer()
+            if race:  # a letter per answer, the same in every race: never a digit
+                keys = race_keys(texts)
+                render.draw_moves(self.console, texts, keys)
+                choices = " ".join(f"{k}: {t}" for k, t in zip(keys, texts))
+                prompt = f"{name}, quick! [{choices}; Enter: {game.action_to_string(quick)}]: " if quick is not None \
+                    else f"{name}, quick! [{choices}]: "
+            elif quick is not None:
                 prompt = f"{name}, quick! [1-{len(legal)}, Enter: {game.action_to_string(quick)}]: "
         started = self.clock()
-        action = self._ask(state, legal, texts, prompt, reserved, quick)
+        action = self._ask(state, legal, texts, prompt, reserved, quick, keys)
         self.reaction_time = round(self.clock() - started, 3) if window else None
         return action
 
-    def _ask(self, state, legal, texts, prompt, reserved, quick) -> int:
+    def _ask(self, state, legal, texts, prompt, reserved, quick, keys=None) -> int:
         game = state.game
         while True:
             try:
@@ -88,7 +105,17 @@ class HumanSeat:
                     self.console.print(Text(HELP.format(example=texts[0])))
                     continue
                 if word in SHOW_WORDS:
-                    render.draw_view(self.console, state.observation(self.seat), texts)
+                    render.draw_view(self.console, state.observation(self.seat), None if keys else texts)
+                    if keys:
+                        render.draw_moves(self.console, texts, keys)
+                    continue
+            if keys is not None:
+                if word in keys:
+                    return legal[keys.index(word)]
+                if text.isdigit():  # a number picks a move elsewhere: here it would be a slip of the finger
+                    self._refuse("in a race, answer with a letter: "
+                                 + ", ".join(f"{k} ({t})" for k, t in zip(keys, texts))
+                                 + (f", or Enter ({game.action_to_string(quick)})" if quick is not None else ""))
                     continue
             if text.isdigit():
                 k = int(text)

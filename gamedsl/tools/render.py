@@ -144,9 +144,10 @@ def _players_of(obs: dict) -> list[str]:
     return []
 
 
-def moves_renderable(moves: list[str]):
-    """The legal moves, numbered from 1."""
-    items = [Text.assemble((f"{i:>2}. ", "bold yellow"), card_text(m)) for i, m in enumerate(moves, 1)]
+def moves_renderable(moves: list[str], keys: list[str] | None = None):
+    """The legal moves, numbered from 1 (or with the given keys)."""
+    keys = keys or [str(i) for i in range(1, len(moves) + 1)]
+    items = [Text.assemble((f"{k:>2}. ", "bold yellow"), card_text(m)) for k, m in zip(keys, moves)]
     if len(items) <= 4:
         return Group(*items)
     return Columns(items, padding=(0, 3), equal=True, column_first=True)
@@ -158,8 +159,13 @@ def draw_view(console: Console, obs: dict, moves: list[str] | None = None):
     console.rule(Text(f"{obs.get('player')}", style="bold"), align="left")
     console.print(view_renderable(obs))
     if moves:
-        console.print(Text("Your moves:", style="bold"))
-        console.print(moves_renderable(moves))
+        draw_moves(console, moves)
+
+
+def draw_moves(console: Console, moves: list[str], keys: list[str] | None = None):
+    """The numbered list of a player's moves (or keyed, as a race's answers are)."""
+    console.print(Text("Your moves:", style="bold"))
+    console.print(moves_renderable(moves, keys))
 
 
 def move_line(player: str, text: str, you: bool = False) -> Text:
