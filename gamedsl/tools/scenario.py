@@ -9,6 +9,7 @@ from pathlib import Path
 import attrs
 import yaml
 
+from ..engine.state import State
 from ..language import types as T
 from . import verify
 from ..errors import GameRuntimeError, GamedslError, IllegalAction, did_you_mean
@@ -17,6 +18,21 @@ TOP_KEYS = {"name", "players", "seed", "options", "random", "shuffles", "deal", 
 MOVE_KEYS = {"illegal", "reason", "expect", "auto", "set", "say"}
 EXPECT_KEYS = {"vars", "zones", "count", "top", "to_move", "legal", "legal_includes", "legal_excludes",
                "results", "places", "returns", "over", "round", "said", "known", "seen"}
+
+
+class _Shuffles(State):
+    """A game that notes the order of every shuffle up to its first move, and may put the cards
+    of one shuffle into a given order (after drawing from the seed as usual)."""
+
+    def __init__(self, game, players, seed, options, fixed, shuffles, rig=(-1, None)):
+        self.shuffled, self.rig_order = [], rig
+        super().__init__(game, players, seed, game.check_options(options), list(fixed), list(shuffles), True)
+
+    def shuffle(self, zone: int):
+        super().shuffle(zone)
+        if len(self.shuffled) == self.rig_order[0]:
+            self.z[zone] = list(self.rig_order[1])
+        self.shuffled.append((zone, list(self.z[zone])))
 
 
 @attrs.frozen
@@ -283,20 +299,64 @@ class Runner(Expectations):
         fixed = [self.random_value(n) for n in sequence(top["random"])] if "random" in top else []
         shuffles = [None if isinstance(n, yaml.ScalarNode) and n.value == "random" else self.cards(n)
                     for n in sequence(top["shuffles"])] if "shuffles" in top else []
+        deal, rigged = top.get("deal"), None
         try:
             self.state = self.game.new_state(players, seed, options, fixed, shuffles, check_invariants=True)
+            if deal is not None:
+                rigged = self.dealt(deal, players, seed, options, fixed, shuffles)
+                self.state = rigged or self.state
         except GameRuntimeError as exc:
             raise self.rule_failed(exc, root)
         except GamedslError as exc:
             raise ScenarioError(top.get("options") or top.get("random") or top.get("shuffles") or root,
                                 str(exc)) from None
-        self.setup(top.get("deal"), top.get("vars"))
+        self.setup(None if rigged else deal, top.get("vars"))
         for item in sequence(top["moves"], "a list of moves") if "moves" in top else []:
             self.step(item)
         if "expect" in top:
             self.expect(top["expect"])
 
+    def dealt(self, deal, players, seed, options, fixed, shuffles):
+        """The game started again with the deal coming out of its last shuffle before the first
+        move, so every rule that reads the cards before that move (a trump turned up in the round's
+        first line) reads the scenario's cards; None when no shuffle can give it (the setup takes
+        cards by their values, or no shuffle comes before the first move): then the deal is set
+        when the game first waits for a move.
+
+        The cards the game moved after that shuffle are followed back to their places in it: the
+        card the deal wants in a place is put, by the shuffle, where the card that went there came
+        from. The shuffle still draws from the seed as before, so what follows is unchanged."""
+        first = _Shuffles(self.game, players, seed, options, fixed, shuffles)
+        if not first.shuffled:
+            return None
+        before = [list(cards) for cards in first.z]
+        self.setup_zones(first, deal)
+        zone, order = first.shuffled[-1]
+        wanted = {}
+        for old, new in zip(before, first.z):
+            if len(old) != len(new):
+                return None
+            for came, goes in zip(old, new):
+                if came in order:
+                    wanted[order.index(came)] = goes
+                elif came != goes:
+                    return None
+        if sorted(wanted) != list(range(len(order))) or sorted(wanted.values()) != sorted(order):
+            return None
+        again = _Shuffles(self.game, players, seed, options, fixed, shuffles,
+                          rig=(len(first.shuffled) - 1, [wanted[i] for i in range(len(order))]))
+        return again if again.z == first.z else None
+
     def setup(self, deal, variables):
+        if deal is not None:
+            self.setup_zones(self.state, deal)
+        if variables is not None:
+            for k, v in mapping(variables, "variables and their values"):
+                self.set_var(k, v)
+        if deal is not None or variables is not None:
+            self.state.refresh()
+
+    def setup_zones(self, state, deal):
         if deal is not None:
             zones, rest, taken = {}, None, set()
             for k, v in mapping(deal, "zones and their cards"):
@@ -308,14 +368,9 @@ class Runner(Expectations):
                 except ValueError as exc:
                     raise ScenarioError(v, str(exc)) from None
             try:
-                self.state.rig(zones, rest)
+                state.rig(zones, rest)
             except ValueError as exc:
                 raise ScenarioError(deal, str(exc)) from None
-        if variables is not None:
-            for k, v in mapping(variables, "variables and their values"):
-                self.set_var(k, v)
-        if deal is not None or variables is not None:
-            self.state.refresh()
 
     def set_var(self, key, node):
         name = scalar(key)
