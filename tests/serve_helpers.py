@@ -104,7 +104,8 @@ def ws_url(url: str, link: str) -> str:
 
 class Player:
     """A seat played over a WebSocket: every frame it is sent is kept (raw); `policy(frame)` picks a
-    move id from frame["legal"] (or None: wait). Answers each decision (each "turn") once."""
+    move id from frame["legal"] (or None: wait). Answers each decision (each "turn") once, and
+    again if the move it made early was not played (as a person clicks again)."""
 
     def __init__(self, url: str, link: str, policy, stop_after=None, wait=None):
         self.url, self.link, self.policy, self.stop_after = ws_url(url, link), link, policy, stop_after
@@ -126,8 +127,12 @@ class Player:
                     self.errors.append(frame["message"])
                     if frame.get("fatal"):
                         return
+                    if frame["message"].startswith("the game has moved on"):
+                        answered = None  # a move made early was not played: the decision is asked again
                     continue
                 self.frames.append(frame)
+                if frame.get("notice", "").startswith("the game changed before your move"):
+                    answered = None  # the move made early was not played: choose again
                 if frame["over"] or frame["stopped"]:
                     return
                 if self.stop_after is not None and self.sent >= self.stop_after:

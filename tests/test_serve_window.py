@@ -107,3 +107,39 @@ def test_a_move_made_early_is_refused_when_a_reaction_changed_the_game_first(tmp
         moves = [m for m in log_lines(log_of(server.data, table["table"])) if m["type"] == "move"]
         assert [m["text"] for m in moves[:2]] == ["play 2", "shout"]
         assert not [m for m in moves if m["player"] == 1]  # P2's early move was not played
+
+
+def test_a_simultaneous_choice_asks_everyone_at_once_without_a_clock_and_shows_nothing_early(tmp_path):
+    """Sushi Go at the web table: both people are asked each pick at once, with no countdown (the
+    window has no deadline: a slow pick is not replaced after --window-seconds), and the frames
+    one seat is sent before it has picked never show the other's pick."""
+    from pathlib import Path
+    game = Path(__file__).resolve().parent.parent / "games" / "sushi_go.game"
+    with Served(game, tmp_path / "data", "--window-seconds", "1") as server:
+        table = create_table(server.url, 2, ["human", "human"], seed=3)
+        slow = {"first": True}
+
+        def p1_policy(frame):  # not the default choice (the first move), which a clock would give
+            return frame["legal"][-1]["move"]
+
+        def p1_wait(frame):  # P1 thinks 2.5 s over its first pick: longer than --window-seconds
+            wait, slow["first"] = (2.5 if slow["first"] else 0.0), False
+            return wait
+
+        players = [Player(server.url, table["seats"][0]["link"], p1_policy, wait=p1_wait),
+                   Player(server.url, table["seats"][1]["link"], lambda f: f["legal"][0]["move"])]
+        asyncio.run(play_all(players, timeout=120))
+    data = log_lines(log_of(tmp_path / "data", table["table"]))
+    assert data[-1]["type"] == "end"
+    moves = [m for m in data if m["type"] == "move"]
+    assert not any("time" in m for m in moves)  # a secret choice is not timed
+    first = sorted(moves[:2], key=lambda m: m["player"])
+    assert {m["player"] for m in first} == {0, 1}
+    offered = next(f for f in players[0].frames if f["legal"])["legal"]
+    assert len(offered) > 1 and first[0]["text"] == offered[-1]["text"]  # P1's own pick, however late
+    for k in (0, 1):
+        asked = [f for f in players[k].frames if f["legal"]]
+        assert asked[0]["window"]["kind"] == "simultaneous" and asked[0]["turn"] is not None
+        before_pick = [f for f in players[k].frames[:players[k].frames.index(asked[0]) + 1]]
+        for f in before_pick:  # nobody's tray shows a card before the first picks are revealed
+            assert all(v == [] for v in f["view"]["zones"]["tray"].values()), f["view"]["zones"]["tray"]

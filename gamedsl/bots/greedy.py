@@ -90,10 +90,12 @@ def _reseeded(state, rng):
 def _settle(state, me: int):
     """Let the others answer an open reaction window or race, so a move's effect shows: each
     answers what is best for them if everyone after them lets the moment pass (a player with one
-    card left who does not say so is caught; a slap on a card that costs the slapper is not made)."""
+    card left who does not say so is caught; a slap on a card that costs the slapper is not made).
+    In a simultaneous choice, where nobody's choice is faster than another's, they give its
+    default: every seat judges its own choice against the same plain guess of the others'."""
     while state.window is not None and not state.terminal and state.current_player() != me:
         legal = state.legal_actions()
-        if len(legal) > 1:
+        if len(legal) > 1 and state.window[0] != "simultaneous":
             p = state.current_player()
             legal = [max(legal, key=lambda a: _answer_value(state, a, p))]
         state.apply_action(_passing(state, legal))

@@ -13,12 +13,16 @@ class Decisions:
 
     def answer(self, player: int, action: int, time: float | None):
         """An answer in a reaction window or race: it waits, with its reaction time, until everyone
-        has answered (the next player is asked; the last answer runs them all)."""
-        drawn = round(self.own_rng().uniform(0.3, 1.5), 3)
-        t = drawn if time is None else float(time)
-        self.times[self.moves - 1] = t
-        self.card_moves.append((player, -1, False, -1, False))
+        has answered (the next player is asked; the last answer runs them all). A simultaneous
+        choice has no time: the choices run in the order the players were asked."""
         window = self.window
+        if window[0] == "simultaneous":
+            t = 0.0
+        else:
+            drawn = round(self.own_rng().uniform(0.3, 1.5), 3)
+            t = drawn if time is None else float(time)
+            self.times[self.moves - 1] = t
+        self.card_moves.append((player, -1, False, -1, False))
         no_reaction = self.prog.no_reaction
         if no_reaction is not None and action == no_reaction.first_id:
             self.passes[player] += 1
@@ -83,6 +87,18 @@ class Decisions:
         self.open_window("race", None, list(racers), actions)
         return True
 
+    def simultaneous(self, players: list, actions: tuple, window: bool = True):
+        """Every listed player chooses at once, in secret; when all have chosen, the choices are
+        revealed together and run in the order the players were listed, each if still legal.
+
+        Like any decision, it is preceded by a reaction window."""
+        if not players:
+            return False
+        if window and self._react_first((self.me + 1) % self.np, ("simultaneous", tuple(players), actions)):
+            return True
+        self.open_window("simultaneous", None, list(players), actions)
+        return True
+
     def default_answer(self) -> int | None:
         """The answer that lets the moment pass in an open reaction window or race, if the player
         asked may give it: in a window, no reaction; in a race, the last action it lists (its
@@ -98,10 +114,13 @@ class Decisions:
         return next((a for a in legal if last.first_id <= a < last.first_id + last.size), None)
 
     def decide(self, deferred, window: bool = True):
-        """Ask the decision a reaction window deferred: ("ask", player, actions) or ("race", racers, actions)."""
+        """Ask the decision a reaction window deferred: ("ask", player, actions), ("race", racers,
+        actions) or ("simultaneous", players, actions)."""
         what, who, actions = deferred
         if what == "race":
             self.race(who, actions, window)
+        elif what == "simultaneous":
+            self.simultaneous(who, actions, window)
         else:
             self.ask(who, actions, window)
 
@@ -152,7 +171,8 @@ class Decisions:
         reaction time; then the answers run fastest first, each only if it is still legal then.
 
         kind "react": the anytime moves, or no reaction; afterwards the deferred decision is asked.
-        kind "race": every listed player must answer with one of the race's actions."""
+        kind "race": every listed player must answer with one of the race's actions.
+        kind "simultaneous": the same, without reaction times: the answers run in the order asked."""
         self.window = [kind, deferred, list(players), [], actions, self.last_actor if kind == "react" else -1]
         self.window_start = self.moves
         self._pose_window()
@@ -187,7 +207,7 @@ class Decisions:
         self._close_window()
 
     def _close_window(self):
-        """Every answer is in: run them fastest first (ties in the order asked)."""
+        """Every answer is in: run them fastest first (ties, and simultaneous choices, in the order asked)."""
         kind, deferred, _, answers, _, first = self.window
         self.window = None
         # The player whose move opened a reaction window is still in motion: their answer

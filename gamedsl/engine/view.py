@@ -287,6 +287,8 @@ class View:
             text = f"{act.label} a card"
         if index in state.times:  # an answer in a reaction window or a race: how fast it was
             text += f" ({state.times[index]:.2f} s{', too late' if index in state.late else ''})"
+        elif index in state.late:  # a simultaneous choice that was no longer possible when its turn came
+            text += " (too late)"
         return text
 
     def moves_seen(self, state: State, player: int) -> list[str]:

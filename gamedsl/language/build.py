@@ -159,6 +159,10 @@ class _Statements(Transformer):
         names = tuple((str(t), _tok(t)) for t in c[:-1])
         return m.Race(span=_s(meta), actions=names, players=c[-1])
 
+    def simultaneous_stmt(self, meta, c):
+        names = tuple((str(t), _tok(t)) for t in c[:-1])
+        return m.Race(span=_s(meta), actions=names, players=c[-1], kind="simultaneous")
+
     def eliminate_stmt(self, meta, c):
         return m.Eliminate(span=_s(meta), player=c[0])
 

@@ -183,12 +183,13 @@ class FlowCompiler(Straight):
         return rest
 
     def low_race(self, st: m.Race, scope, out: Out) -> Out:
-        """Every listed player answers at once with one of the actions; the answers run fastest first."""
+        """Every listed player answers at once with one of the actions, unseen by the others; the
+        answers run fastest first (a race) or in the order listed (simultaneous choices)."""
         acts = self.offered(st)
         code, typ = self.x.expr(st.players, scope)
         if typ != "players" and self.x.elem_type(typ, st.players.span) != T.PLAYER:
-            self.c.error("'race ... among' needs players", st.players.span)
-        return self.wait(out, f"s.race(tuple({code}), {acts})", st.span)
+            self.c.error(f"'{st.kind} ... among' needs players", st.players.span)
+        return self.wait(out, f"s.{st.kind}(tuple({code}), {acts})", st.span)
 
     def low_end(self, st: m.End, scope, out: Out) -> Out:
         if st.what == "game":

@@ -237,8 +237,11 @@ class Reveal(Stmt):
 
 @node
 class Race(Stmt):
+    """`race a, b among PLAYERS`, or `simultaneous a among PLAYERS` (kind "simultaneous"):
+    everyone listed answers at once, unseen by the others."""
     actions: tuple  # ((name, span), ...)
     players: Expr
+    kind: str = "race"
 
 
 @node

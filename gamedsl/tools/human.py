@@ -67,7 +67,7 @@ class HumanSeat:
         name = game.player_name(self.seat)
         reserved = set(game.prog.action_by_name) | {t.casefold() for t in texts}
         prompt = f"{name}, your move [1-{len(legal)}]: " if len(legal) > 1 else f"{name}, your move [1]: "
-        window = state.window is not None
+        window = state.window is not None and state.window[0] != "simultaneous"  # timed: a secret choice is not
         quick = keys = None
         if window:  # Enter alone answers at once: the only move, or letting the moment pass
             quick = legal[0] if len(legal) == 1 else state.default_answer()

@@ -124,6 +124,9 @@ def view_renderable(obs: dict, log_lines: int = 6):
                           style="bold yellow"))
     elif obs.get("window") == "race":
         parts.append(Text("Race! Everyone answers at once; the answers count fastest first.", style="bold yellow"))
+    elif obs.get("window") == "simultaneous":
+        parts.append(Text("Choose in secret: everyone's choices are shown together, once all have chosen.",
+                          style="bold yellow"))
 
     lines = obs.get("log") or []
     if lines and log_lines:

@@ -449,8 +449,9 @@ class Runner(Expectations):
             action = self.game.string_to_action(state, text)
         except IllegalAction as exc:
             raise ScenarioError(node, f"'{text}' was refused: {exc}") from None
-        if time is not None and state.window is None:
-            raise ScenarioError(node, f"'{text}' is not an answer in a reaction window or race: it has no time")
+        if time is not None and (state.window is None or state.window[0] == "simultaneous"):
+            raise ScenarioError(node, f"'{text}' is not an answer in a reaction window or race: it has no time"
+                                + (" (a simultaneous choice is made in secret, not fast or slow)" if state.window else ""))
         self.apply(action, node, time)
 
     def apply(self, action: int, node, time=None):

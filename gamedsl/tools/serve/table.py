@@ -192,8 +192,8 @@ class Table:
                     self.saved = True
             if self.buffer:  # those who answered before the restart stay faster than those after it
                 self.held_since = max(seconds for _, seconds in self.buffer.values())
-        if not any(self.human(p) for p in self.asked):
-            return
+        if not any(self.human(p) for p in self.asked) or s.window[0] == "simultaneous":
+            return  # a secret choice has no clock: the table waits for everyone (a host may seat a bot)
         if self.resumed:  # a window open when the server stopped: its clock waits for the people asked
             self.paused = True
             loop = asyncio.get_running_loop()
@@ -272,15 +272,16 @@ class Table:
         return seat in self.asked and (seat in self.buffer or seat not in self.state.window[2])
 
     def _deadline(self, window: int):
-        """The window's time is up: people who have not answered let the moment pass (in a race, the
-        first answer is theirs), timed at the deadline."""
+        """The window's time is up: people who have not answered let the moment pass (in a race, its
+        default, the last answer it lists, is theirs), timed at the deadline."""
         async def run():
             async with self.lock:
                 if self.window_key != window or self.state.window is None:
                     return
-                for seat, (legal, *_) in self.asked.items():
+                for seat, (legal, _, moment) in self.asked.items():
                     if self.human(seat) and not self.answered(seat):
-                        action = self.no_reaction if self.no_reaction in legal else legal[0]
+                        action = moment.default_answer()
+                        action = action if action in legal else legal[0]
                         self.buffer[seat] = (action, round(self.settings.window_seconds, 3))
                 await self._settle()
             self.wake.set()

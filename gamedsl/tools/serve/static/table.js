@@ -111,7 +111,10 @@ function draw() {
   }
   // the reaction window's countdown
   clearInterval(timer);
-  if (f.window && f.legal.length) {
+  if (f.window && f.legal.length && f.window.kind === "simultaneous") {  // a secret choice: no clock
+    $("countdown").hidden = true; $("seconds").hidden = true;
+    $("windowtext").textContent = "Choose in secret: everyone's choices are shown together, once all have chosen.";
+  } else if (f.window && f.legal.length) {
     if (f.turn !== windowTurn) {  // a new question: its clock starts from the time left it was sent
       windowTurn = f.turn; total = f.window.total; deadline = performance.now() + f.window.left * 1000;
     }
