@@ -12,7 +12,7 @@ from .builtins import _BARE, _NOPE
 from .codegen import unmarked
 from .context import BUILTINS, Scope
 
-_AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst", "filter"}
+_AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst", "filter", "sorted", "list"}
 INLINE_DEPTH = 4  # functions inlined inside functions inlined..., at most
 _HOISTED = re.compile(r"^\(_h\d+ if _h\d+ is not _U else ")  # a value worked out once per legal-move list
 # An argument cheap to repeat, with no call in it: a local, a bound name, a number, a variable.
@@ -46,6 +46,8 @@ class Calls:
 
     def ex_call(self, e: m.Call, scope: Scope, hint):
         f = e.func
+        if f in ("top", "bottom") and len(e.args) == 2:  # the top N cards, as a list
+            return self.call_top_n(e, scope, f)
         if f in _SIMPLE:
             want, result, template = _SIMPLE[f]
             arg = self._one_arg(e, scope)
