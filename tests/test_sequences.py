@@ -217,3 +217,20 @@ round { say "{size(11)} {size(6)} {size(1)} {size(0)}"  end game }
     assert [str(t) for _, _, t, _ in game.new_state(players=2).log] == ["3 2 1 0"]
     assert errors('round { total = if true then 1 elif false then me else 2 }') == [
         f"t.game:{LINES + 1}:32: error: both branches must give the same kind of thing: a player and a number"]
+
+
+def test_functions_take_zones_or_lists_as_sequences():
+    game = load('''def second(z) = nth(z, 2)
+def highest(z) = nth(sorted(c in z by c.rank descending), 1)
+def many(z) = count(z) + count(c in z if c.suit == red)
+def lowest_two(z) = list(c.rank for c in sorted(c in z by c.rank) if c.rank <= nth(sorted(d in z by d.rank), 2).rank)
+round { say "{second(pile)} {second(top(pile, 3))} {highest(pile)} {many(pile)} {many(bottom(pile, 2))} {lowest_two(pile)}"
+        end game }
+setup { ''' + PILE + ''' }
+''')
+    assert [str(t) for _, _, t, _ in game.new_state(players=2).log] == ["Jb Jb Qr 8 4 2, 3"]
+
+
+def test_best_and_worst_take_a_list_as_their_key():
+    assert said('''  say "{best(c in pile by [c.suit, c.rank])} {worst(c in pile by [c.suit, c.rank])} {best(c in pile by c.rank)}"''',
+                PILE) == ["Jb 2r Qr"]

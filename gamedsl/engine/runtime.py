@@ -251,6 +251,16 @@ def nth(items, n: int, from_end: bool, where: str | None):
     return items[-n] if from_end else items[n - 1]
 
 
+def nth_any(s, x, n: int, top):
+    """nth of a function's argument: a zone (an int) counts from its top (or as `top` says), a list from its first."""
+    if isinstance(x, int):
+        top = True if top is None else top
+        return nth(s.z[x], n, top, "top" if top else "bottom")
+    if top is not None:
+        raise GameRuntimeError("nth's 'top' or 'bottom' is only for a zone, and this is a list")
+    return nth(x, n, False, None)
+
+
 def ends(cards, n: int, top: bool) -> tuple:
     """The n cards at the top of a zone (the top first) or at its bottom (the bottom first); fewer if it holds fewer."""
     if n < 0:
@@ -277,4 +287,4 @@ def namespace() -> dict:
             "_as_cards": as_cards, "_tops": tops, "_same": same, "_can_make": can_make, "_makes": makes,
             "_no_card": lambda s: -1, "_nobody": lambda s: None, "_zero": lambda s: 0,
             "_next_version": next_version, "_no_top": no_top, "_no_bottom": no_bottom,
-            "_ONCE": (None,), "_card_set": card_set, "_nth": nth, "_ends": ends, "_numbers": numbers}
+            "_ONCE": (None,), "_card_set": card_set, "_nth": nth, "_nth_any": nth_any, "_ends": ends, "_numbers": numbers}

@@ -28,6 +28,8 @@ class Builtins:
                 return f"len(s.z[{code}])", T.NUM
             if typ == "players":
                 return "len(s.alive)", T.NUM
+            if typ == T.ANY:  # a function's parameter: a zone or a list
+                return f"len(_as_cards(s, {code}))", T.NUM
             self.elem_type(typ, e.args[0].span)
             return f"len({code})", T.NUM
         b = self.binding(e, scope)
@@ -137,11 +139,9 @@ class Builtins:
         if e.by is None:
             self.c.error(f"'{e.func}' needs 'by', as in '{e.func}(p in players by p.score)'", e.span)
             return _NOPE
-        self.unhoistable += 1  # the key is a lambda's body
-        try:
-            key = self.fn_code(e.by, inner, T.NUM)
-        finally:
-            self.unhoistable -= 1
+        key = self.sort_key(e, inner)
+        if key is None:
+            return _NOPE
         cond = f" if {self.fn_code(e.where, inner, T.BOOL)}" if e.where is not None else ""
         elem = inner.names[e.args[0].item.name][1]
         # max and min return the first of equal elements, as best and worst promise; none at all:
@@ -348,8 +348,10 @@ class Builtins:
             return f"s.z[{code}]", T.CARD, True
         if typ == "players":
             return "s.alive", T.PLAYER, False
-        if T.is_list(typ) or typ == T.ANY:
-            return code, T.element(typ) or T.ANY, False
+        if typ == T.ANY:  # a function's parameter: a zone (read from its top) or a list
+            return code, T.ANY, None
+        if T.is_list(typ):
+            return code, T.element(typ), False
         self.c.error(f"expected a zone or a list, found {T.describe(typ)}", arg.span)
         return None
 
@@ -365,16 +367,17 @@ class Builtins:
         if seq is None:
             return _NOPE
         code, elem, zone = seq
-        from_top = zone
+        from_top = bool(zone)
         if len(e.args) == 3:
             end = e.args[2]
-            if not (isinstance(end, m.Name) and end.name in ("top", "bottom")) or not zone:
+            if not (isinstance(end, m.Name) and end.name in ("top", "bottom")) or zone is False:
                 self.c.error("nth's third argument is 'top' or 'bottom', and only for a zone", end.span, usage)
                 return _NOPE
             from_top = end.name == "top"
-        where = "top" if from_top else "bottom"
-        if not zone:
-            where = None
+        where = ("top" if from_top else "bottom") if zone else None
+        if zone is None:  # known only at run time: a zone counts from its top, a list from its first
+            return self.c.module.mark(f"_nth_any(s, {code}, {n}, {e.args[2].name == 'top' if len(e.args) == 3 else None})",
+                                      e.span), elem
         return self.c.module.mark(f"_nth({code}, {n}, {from_top}, {where!r})", e.span), elem
 
     def call_top_n(self, e, scope, end: str):
@@ -397,22 +400,28 @@ class Builtins:
         if e.by is None:
             self.c.error("'sorted' needs 'by', as in 'sorted(c in me.hand by c.rank descending)'", e.span)
             return _NOPE
+        key = self.sort_key(e, inner)
+        if key is None:
+            return _NOPE
+        cond = f" if {self.fn_code(e.where, inner, T.BOOL)}" if e.where is not None else ""
+        elem = inner.names[e.args[0].item.name][1]
+        reverse = ", reverse=True" if e.descending else ""  # Python's sort stays stable when reversed
+        return f"tuple(sorted([{var} for {var} in {dcode}{cond}], key=lambda {var}: ({key}){reverse}))", \
+            T.list_of(elem)
+
+    def sort_key(self, e, inner) -> str | None:
+        """The code of a `by` key of best, worst or sorted: a number, a value, or a list of them
+        (compared element by element); None after an error."""
         self.unhoistable += 1  # the key is a lambda's body
         try:
             key, ktyp = self.expr(e.by, inner)
         finally:
             self.unhoistable -= 1
         if not self.ordered(ktyp):
-            self.c.error(f"'sorted' needs a key that can be ordered: a number, a value or a list of them, not "
+            self.c.error(f"'{e.func}' needs a key that can be ordered: a number, a value or a list of them, not "
                          f"{T.describe(ktyp)}", e.by.span)
-            return _NOPE
-        if T.is_list(ktyp):
-            key = f"tuple({key})"
-        cond = f" if {self.fn_code(e.where, inner, T.BOOL)}" if e.where is not None else ""
-        elem = inner.names[e.args[0].item.name][1]
-        reverse = ", reverse=True" if e.descending else ""  # Python's sort stays stable when reversed
-        return f"tuple(sorted([{var} for {var} in {dcode}{cond}], key=lambda {var}: ({key}){reverse}))", \
-            T.list_of(elem)
+            return None
+        return f"tuple({key})" if T.is_list(ktyp) else key
 
     def call_list(self, e, scope):
         """list(E for x in D [if C]): the list of E for each element of D (that satisfies C), in order."""

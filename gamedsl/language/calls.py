@@ -70,6 +70,8 @@ class Calls:
             args = [self.expr(a, scope) for a in e.args]
             typ = self.compile_def(f)
             inlined = self.inline_def(d, args)
+            if inlined is not None and typ == T.ANY:  # what the body gives for these arguments: a card of a zone
+                typ = self.inlined_type
             code = inlined if inlined is not None else f"D_{f}(s, {', '.join(code for code, _ in args)})"
             return self.maybe_hoist(code, scope), typ  # a def reads only its arguments and the state
         self.c.unknown("function", f, e.span, list(self.c.def_info) + sorted(BUILTINS - set(_BARE)))
@@ -139,7 +141,7 @@ class Calls:
         before, where = len(c.diags), c.where
         self.inlining.append(d.name)
         try:
-            code, _ = self.expr(d.body, scope)
+            code, self.inlined_type = self.expr(d.body, scope)
         finally:
             self.inlining.pop()
         if len(c.diags) > before:  # the arguments' kinds make the body read otherwise: keep the call

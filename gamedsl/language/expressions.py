@@ -317,4 +317,6 @@ class ExpressionCompiler(Calls, Builtins):
         code, typ = self.expr(e, scope)
         if typ == T.ZONE:
             return f"s.z[{code}]", T.CARD
+        if typ == T.ANY:  # a function's parameter: a zone's cards, or the list itself
+            return f"_as_cards(s, {code})", T.ANY
         return code, self.elem_type(typ, e.span)
