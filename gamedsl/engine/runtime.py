@@ -242,6 +242,44 @@ def no_bottom(s, zone: int):
     raise GameRuntimeError(f"zone '{s.game.zone_instance_name(zone)}' is empty")
 
 
+def nth(items, n: int, from_end: bool, where: str | None):
+    """The n-th element of a sequence, counting from 1 (from its end: a zone's top is its last card)."""
+    if not 1 <= n <= len(items):
+        what = f"from the {where} of a zone of {len(items)} card{'s' if len(items) != 1 else ''}" if where else \
+            f"of a list of {len(items)}"
+        raise GameRuntimeError(f"there is no element {n} {what}" if not where else f"there is no card {n} {what}")
+    return items[-n] if from_end else items[n - 1]
+
+
+def nth_any(s, x, n: int, top):
+    """nth of a function's argument: a zone (an int) counts from its top (or as `top` says), a list from its first."""
+    if isinstance(x, int):
+        top = True if top is None else top
+        return nth(s.z[x], n, top, "top" if top else "bottom")
+    if top is not None:
+        raise GameRuntimeError("nth's 'top' or 'bottom' is only for a zone, and this is a list")
+    return nth(x, n, False, None)
+
+
+def ends(cards, n: int, top: bool) -> tuple:
+    """The n cards at the top of a zone (the top first) or at its bottom (the bottom first); fewer if it holds fewer."""
+    if n < 0:
+        raise GameRuntimeError(f"cannot take {n} cards: a number of cards is 0 or more")
+    if top:
+        return tuple(reversed(cards[max(0, len(cards) - n):])) if n else ()
+    return tuple(cards[:n])
+
+
+def numbers(items, most: int) -> tuple:
+    """A numbered move's choices, each checked to be one of its move ids (0 to `most`)."""
+    items = tuple(items)
+    for n in items:
+        if not 0 <= n <= most:
+            raise GameRuntimeError(f"a move's number must be between 0 and {most} (the most the check found "
+                                   f"for this action), not {n}")
+    return items
+
+
 def namespace() -> dict:
     """The names a generated module reads besides its own functions and tables."""
     return {"_rotate": rotate, "_div": divide, "_seat": seat, "_others": others, "_next": next_seat,
@@ -249,4 +287,4 @@ def namespace() -> dict:
             "_as_cards": as_cards, "_tops": tops, "_same": same, "_can_make": can_make, "_makes": makes,
             "_no_card": lambda s: -1, "_nobody": lambda s: None, "_zero": lambda s: 0,
             "_next_version": next_version, "_no_top": no_top, "_no_bottom": no_bottom,
-            "_ONCE": (None,), "_card_set": card_set}
+            "_ONCE": (None,), "_card_set": card_set, "_nth": nth, "_nth_any": nth_any, "_ends": ends, "_numbers": numbers}

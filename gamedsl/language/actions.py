@@ -6,6 +6,7 @@ import re
 from ..errors import Span
 from . import model as m
 from . import types as T
+from .bounds import MOST_NUMBERS, Bounds
 from .context import Context, Scope
 from .codegen import unmarked
 from . import tables
@@ -130,12 +131,34 @@ class Actions:
             act.size = MAX_SEATS
         elif T.is_value(elem):
             act.size = len(c.attr_list[c.attr_index[elem[6:]]][1])
+        elif elem == T.NUM:
+            most = self.most_number(a, scope)
+            act.size = most + 1
+            dcode = c.module.mark(f"_numbers({dcode}, {most})", a.domain.span)
         else:
-            c.error("a move's choices must be cards, players or card values", a.domain.span)
+            c.error("a move's choices must be cards, players, card values or numbers", a.domain.span)
         scope.local(a.param, elem)  # e[0]
         act.domain = c.module.expression(f"dom_{a.name}", dcode, a.domain.span)
         act.domain_text = c.source_of(a.domain.span) or "the choices"
         return dcode
+
+    def most_number(self, a: m.ActionDecl, scope: Scope) -> int:
+        """The largest number a numbered move may be (its move ids are 0 to that): known from the
+        domain's form, or an error that says how to bound it."""
+        low, high = Bounds(self.x, scope).domain(a.domain)
+        if low is not None and low < 0:
+            self.c.error(f"a move's number cannot be negative: this range may start at {low}", a.domain.span,
+                         "moves are numbered from 0: shift the range, and the number in the action's rules")
+        if high is None:
+            self.c.error("cannot tell the largest number of these moves before the game starts", a.domain.span,
+                         "each number is a move of its own: bound the range by a number, an option's value does "
+                         "not count (write min(EXPR, 20)); count(...) of cards is at most the game's cards")
+            return 0
+        if high > MOST_NUMBERS - 1:
+            self.c.error(f"these moves may go up to {high}: at most {MOST_NUMBERS - 1} numbers can be moves",
+                         a.domain.span, "bound the range: min(EXPR, 100)")
+            return 0
+        return max(high, 0)
 
     def reactions(self) -> tuple:
         """The anytime actions, the move that lets a reaction window pass (added when there are any),

@@ -175,7 +175,17 @@ class _Expressions(Transformer):
     """The expression rules (a part of Builder)."""
 
     def cond_expr(self, meta, c):
-        return m.CondExpr(span=_s(meta), cond=c[0], then=c[1], other=c[2])
+        """`if C then A elif D then B else E`: nested choices, the last `else` innermost."""
+        other = c[-1]
+        for cond, then, span in reversed(c[2:-1]):
+            other = m.CondExpr(span=span, cond=cond, then=then, other=other)
+        return m.CondExpr(span=_s(meta), cond=c[0], then=c[1], other=other)
+
+    def elif_expr(self, meta, c):
+        return (c[0], c[1], _s(meta))
+
+    def range(self, meta, c):
+        return m.Range(span=_s(meta), low=c[0], high=c[1])
 
     def or_op(self, meta, c):
         return m.Logic(span=_s(meta), op="or", left=c[0], right=c[1])
@@ -225,12 +235,13 @@ class _Expressions(Transformer):
     def call(self, meta, c):
         func = c[0]
         args, for_clause, where, by = c[1:-3], c[-3], c[-2], c[-1]
+        descending = False
         if by is not None:
-            by, where = by[0], where if where is not None else by[1]
+            by, descending, where = by[0], by[1] == "descending", where if where is not None else by[2]
         return m.Call(
             span=_s(meta), func=str(func), args=tuple(a for a in args if a is not None),
             for_var=for_clause[0] if for_clause else None, for_domain=for_clause[1] if for_clause else None,
-            where=where, by=by)
+            where=where, by=by, descending=descending)
 
     def for_clause(self, meta, c):
         return (str(c[0]), c[1])
@@ -239,7 +250,7 @@ class _Expressions(Transformer):
         return c[0]
 
     def by_clause(self, meta, c):
-        return (c[0], c[1])
+        return (c[0], c[1], c[2])
 
 
 @v_args(meta=True)

@@ -28,6 +28,8 @@ class Builtins:
                 return f"len(s.z[{code}])", T.NUM
             if typ == "players":
                 return "len(s.alive)", T.NUM
+            if typ == T.ANY:  # a function's parameter: a zone or a list
+                return f"len(_as_cards(s, {code}))", T.NUM
             self.elem_type(typ, e.args[0].span)
             return f"len({code})", T.NUM
         b = self.binding(e, scope)
@@ -137,11 +139,9 @@ class Builtins:
         if e.by is None:
             self.c.error(f"'{e.func}' needs 'by', as in '{e.func}(p in players by p.score)'", e.span)
             return _NOPE
-        self.unhoistable += 1  # the key is a lambda's body
-        try:
-            key = self.fn_code(e.by, inner, T.NUM)
-        finally:
-            self.unhoistable -= 1
+        key = self.sort_key(e, inner)
+        if key is None:
+            return _NOPE
         cond = f" if {self.fn_code(e.where, inner, T.BOOL)}" if e.where is not None else ""
         elem = inner.names[e.args[0].item.name][1]
         # max and min return the first of equal elements, as best and worst promise; none at all:
@@ -339,3 +339,108 @@ class Builtins:
         self.want(typ, T.NUM, e.args[0].span)
         return code, T.NUM
 
+
+    # ---- sequences: the n-th element, the top N, sorted lists, lists of values
+    def sequence_arg(self, arg, scope) -> tuple[str, str, bool] | None:
+        """A zone or a list as (Python sequence, element type, whether it is a zone); None if neither."""
+        code, typ = self.expr(arg, scope)
+        if typ == T.ZONE:
+            return f"s.z[{code}]", T.CARD, True
+        if typ == "players":
+            return "s.alive", T.PLAYER, False
+        if typ == T.ANY:  # a function's parameter: a zone (read from its top) or a list
+            return code, T.ANY, None
+        if T.is_list(typ):
+            return code, T.element(typ), False
+        self.c.error(f"expected a zone or a list, found {T.describe(typ)}", arg.span)
+        return None
+
+    def call_nth(self, e, scope):
+        """nth(Z, n [, bottom]): the n-th card from the top of zone Z (from its bottom with `bottom`),
+        or the n-th element of a list, counting from 1."""
+        usage = "'nth' takes a zone or a list and a number: nth(pile, 2), nth(pile, 2, bottom)"
+        if len(e.args) not in (2, 3) or e.for_var or e.where or e.by:
+            self.c.error(usage, e.span)
+            return _NOPE
+        seq = self.sequence_arg(e.args[0], scope)
+        n = self.fn_code(e.args[1], scope, T.NUM)
+        if seq is None:
+            return _NOPE
+        code, elem, zone = seq
+        from_top = bool(zone)
+        if len(e.args) == 3:
+            end = e.args[2]
+            if not (isinstance(end, m.Name) and end.name in ("top", "bottom")) or zone is False:
+                self.c.error("nth's third argument is 'top' or 'bottom', and only for a zone", end.span, usage)
+                return _NOPE
+            from_top = end.name == "top"
+        where = ("top" if from_top else "bottom") if zone else None
+        if zone is None:  # known only at run time: a zone counts from its top, a list from its first
+            return self.c.module.mark(f"_nth_any(s, {code}, {n}, {e.args[2].name == 'top' if len(e.args) == 3 else None})",
+                                      e.span), elem
+        return self.c.module.mark(f"_nth({code}, {n}, {from_top}, {where!r})", e.span), elem
+
+    def call_top_n(self, e, scope, end: str):
+        """top(Z, n), bottom(Z, n): the n cards at the top (the top first) or the bottom (the bottom
+        first) of zone Z; all of them if Z holds fewer."""
+        if len(e.args) != 2 or e.for_var or e.where or e.by:
+            self.c.error(f"'{end}' takes a zone, and a number for several cards: {end}(pile), {end}(pile, 3)", e.span)
+            return _NOPE
+        z = self.fn_code(e.args[0], scope, T.ZONE)
+        n = self.fn_code(e.args[1], scope, T.NUM)
+        return self.c.module.mark(f"_ends(s.z[{z}], {n}, {end == 'top'})", e.span), T.list_of(T.CARD)
+
+    def call_sorted(self, e, scope):
+        """sorted(x in D by E [ascending | descending] [if C]): the elements of D (that satisfy C) in
+        the order of their keys E; equal keys keep the order of D."""
+        b = self.binding(e, scope)
+        if b is None:
+            return _NOPE
+        inner, var, dcode = b
+        if e.by is None:
+            self.c.error("'sorted' needs 'by', as in 'sorted(c in me.hand by c.rank descending)'", e.span)
+            return _NOPE
+        key = self.sort_key(e, inner)
+        if key is None:
+            return _NOPE
+        cond = f" if {self.fn_code(e.where, inner, T.BOOL)}" if e.where is not None else ""
+        elem = inner.names[e.args[0].item.name][1]
+        reverse = ", reverse=True" if e.descending else ""  # Python's sort stays stable when reversed
+        return f"tuple(sorted([{var} for {var} in {dcode}{cond}], key=lambda {var}: ({key}){reverse}))", \
+            T.list_of(elem)
+
+    def sort_key(self, e, inner) -> str | None:
+        """The code of a `by` key of best, worst or sorted: a number, a value, or a list of them
+        (compared element by element); None after an error."""
+        self.unhoistable += 1  # the key is a lambda's body
+        try:
+            key, ktyp = self.expr(e.by, inner)
+        finally:
+            self.unhoistable -= 1
+        if not self.ordered(ktyp):
+            self.c.error(f"'{e.func}' needs a key that can be ordered: a number, a value or a list of them, not "
+                         f"{T.describe(ktyp)}", e.by.span)
+            return None
+        return f"tuple({key})" if T.is_list(ktyp) else key
+
+    def call_list(self, e, scope):
+        """list(E for x in D [if C]): the list of E for each element of D (that satisfies C), in order."""
+        if e.for_var is None or len(e.args) != 1 or e.by:
+            self.c.error("'list' needs the form 'list(c.rank for c in me.hand)'", e.span)
+            return _NOPE
+        dcode, elem = self.iterable(e.for_domain, scope)
+        inner = scope.child()
+        var = inner.bind(e.for_var, elem)
+        val, typ = self.expr(e.args[0], inner)
+        cond = f" if {self.fn_code(e.where, inner, T.BOOL)}" if e.where is not None else ""
+        return f"tuple([{val} for {var} in {dcode}{cond}])", T.list_of(typ)
+
+    def call_values(self, e, scope):
+        """values(ATTR): every value of a card attribute, in its declared order."""
+        arg = e.args[0] if len(e.args) == 1 and not (e.for_var or e.where or e.by) else None
+        if not isinstance(arg, m.Name) or arg.name not in self.c.attr_index:
+            self.c.error("'values' takes the name of a card attribute: values(rank)", e.span,
+                         did_you_mean(arg.name, self.c.attr_index) if isinstance(arg, m.Name) else None)
+            return _NOPE
+        n = len(self.c.attr_list[self.c.attr_index[arg.name]][1])
+        return f"range({n})", T.list_of(T.value_type(arg.name))

@@ -12,7 +12,7 @@ from .builtins import _BARE, _NOPE
 from .codegen import unmarked
 from .context import BUILTINS, Scope
 
-_AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst", "filter"}
+_AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst", "filter", "sorted", "list"}
 INLINE_DEPTH = 4  # functions inlined inside functions inlined..., at most
 _HOISTED = re.compile(r"^\(_h\d+ if _h\d+ is not _U else ")  # a value worked out once per legal-move list
 # An argument cheap to repeat, with no call in it: a local, a bound name, a number, a variable.
@@ -46,6 +46,8 @@ class Calls:
 
     def ex_call(self, e: m.Call, scope: Scope, hint):
         f = e.func
+        if f in ("top", "bottom") and len(e.args) == 2:  # the top N cards, as a list
+            return self.call_top_n(e, scope, f)
         if f in _SIMPLE:
             want, result, template = _SIMPLE[f]
             arg = self._one_arg(e, scope)
@@ -68,6 +70,8 @@ class Calls:
             args = [self.expr(a, scope) for a in e.args]
             typ = self.compile_def(f)
             inlined = self.inline_def(d, args)
+            if inlined is not None and typ == T.ANY:  # what the body gives for these arguments: a card of a zone
+                typ = self.inlined_type
             code = inlined if inlined is not None else f"D_{f}(s, {', '.join(code for code, _ in args)})"
             return self.maybe_hoist(code, scope), typ  # a def reads only its arguments and the state
         self.c.unknown("function", f, e.span, list(self.c.def_info) + sorted(BUILTINS - set(_BARE)))
@@ -137,7 +141,7 @@ class Calls:
         before, where = len(c.diags), c.where
         self.inlining.append(d.name)
         try:
-            code, _ = self.expr(d.body, scope)
+            code, self.inlined_type = self.expr(d.body, scope)
         finally:
             self.inlining.pop()
         if len(c.diags) > before:  # the arguments' kinds make the body read otherwise: keep the call

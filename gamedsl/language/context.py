@@ -10,7 +10,8 @@ from .codegen import Module
 # Names the language defines itself: they cannot be declared.
 BUILTINS = {"me", "players", "all_players", "all_cards", "in_play", "others", "count", "any", "all", "sum", "max",
             "min", "best", "worst", "random", "next", "previous", "top", "bottom", "abs", "seat", "number", "knows",
-            "card", "same", "has", "makes", "can_make", "tops", "filter", "nobody"}
+            "card", "same", "has", "makes", "can_make", "tops", "filter", "nobody",
+            "nth", "sorted", "list", "values"}
 
 
 def _ends_turn(stmts) -> bool:

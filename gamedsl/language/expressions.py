@@ -224,11 +224,22 @@ class ExpressionCompiler(Calls, Builtins):
             rc, rt = self.expr(e.right, scope, lt)
         if T.is_value(rt) and lt != rt and isinstance(e.left, (m.Number, m.Name)):
             lc, lt = self.expr(e.left, scope, rt)
-        if lt != rt and T.ANY not in (lt, rt):
+        if lt != rt and T.ANY not in (lt, rt) and not (T.is_list(lt) and T.is_list(rt) and T.ANY in (
+                T.element(lt), T.element(rt))):
             self.c.error(f"cannot compare {T.describe(lt)} with {T.describe(rt)}", e.span)
-        if e.op in ("<", ">", "<=", ">=") and lt not in (T.NUM, T.ANY) and not T.is_value(lt):
-            self.c.error(f"'{e.op}' compares numbers or ordered values, not {T.describe(lt)}", e.span)
+        if e.op in ("<", ">", "<=", ">=") and not self.ordered(lt if lt != T.ANY else rt):
+            self.c.error(f"'{e.op}' compares numbers, ordered values or lists of them, not {T.describe(lt)}", e.span,
+                         "lists are compared element by element, the first difference deciding" if T.is_list(lt)
+                         else None)
+        if T.is_list(lt) or T.is_list(rt):  # lists compare as tuples: a range or a zone's cards too
+            return f"(tuple({lc}) {e.op} tuple({rc}))", T.BOOL
         return f"({lc} {e.op} {rc})", T.BOOL
+
+    def ordered(self, t: str) -> bool:
+        """Whether `<` compares things of this type: numbers, values, and lists of them (lexicographically)."""
+        if t in (T.NUM, T.ANY) or T.is_value(t):
+            return True
+        return T.is_list(t) and self.ordered(T.element(t))
 
     def ex_member(self, e: m.Member, scope, hint):
         ic, it = self.expr(e.item, scope)
@@ -274,15 +285,38 @@ class ExpressionCompiler(Calls, Builtins):
         b, bt = self.expr(e.other, scope, at)
         if at != bt and T.ANY not in (at, bt):
             self.c.error(f"both branches must give the same kind of thing: {T.describe(at)} and {T.describe(bt)}", e.span)
+            at = T.ANY  # reported once: not again by an `if` this is the `elif` of
         return f"({a} if {c} else {b})", at
 
     def ex_listexpr(self, e: m.ListExpr, scope, hint):
-        items = [self.expr(x, scope) for x in e.items]
-        typ = items[0][1] if items else T.ANY
+        elem_hint = T.element(hint) if hint else None
+        items = [self.expr(x, scope, elem_hint) for x in e.items]
+        kinds = {t for _, t in items} - {T.ANY}
+        values = [t for t in kinds if T.is_value(t)]
+        if len(kinds) > 1 and len(values) == 1:  # [Q, 10]: the 10 of the same attribute as Q
+            items = [self.expr(x, scope, values[0]) if isinstance(x, (m.Number, m.Name)) and t != values[0]
+                     else (code, t) for x, (code, t) in zip(e.items, items)]
+            kinds = {t for _, t in items} - {T.ANY}
+        if len(kinds) > 1 and all(k == T.NUM or T.is_value(k) for k in kinds):
+            typ = T.ANY  # a key that mixes numbers and values (`[c.suit, c.rank]`): compared, not shown
+        elif len(kinds) > 1:
+            self.c.error("a list holds one kind of thing: here " + " and ".join(sorted(T.describe(k) for k in kinds)),
+                         e.span)
+            typ = T.ANY
+        else:
+            typ = next((t for _, t in items if t != T.ANY), T.ANY)
         return f"({', '.join(c for c, _ in items)},)" if items else "()", T.list_of(typ)
+
+    def ex_range(self, e: m.Range, scope, hint):
+        """`low..high`: the numbers from low to high (none if high < low)."""
+        low = self.fn_code(e.low, scope, T.NUM)
+        high = self.fn_code(e.high, scope, T.NUM)
+        return f"range({low}, ({high}) + 1)", T.list_of(T.NUM)
 
     def domain(self, e: m.Expr, scope: Scope) -> tuple[str, str]:
         code, typ = self.expr(e, scope)
         if typ == T.ZONE:
             return f"s.z[{code}]", T.CARD
+        if typ == T.ANY:  # a function's parameter: a zone's cards, or the list itself
+            return f"_as_cards(s, {code})", T.ANY
         return code, self.elem_type(typ, e.span)

@@ -48,7 +48,7 @@ class LoopChecker:
                 stack.extend([x.args, x.for_domain, x.where, x.by])
             elif isinstance(x, m.Expr):
                 stack.extend(getattr(x, f) for f in ("left", "right", "operand", "cond", "then", "other",
-                                                     "item", "collection", "items") if hasattr(x, f))
+                                                     "item", "collection", "items", "low", "high") if hasattr(x, f))
         return out
 
     # ---- what statements change

@@ -61,6 +61,7 @@ class Call(Expr):
     for_domain: Expr | None = None
     where: Expr | None = None
     by: Expr | None = None
+    descending: bool = False  # `by E descending`: sorted from the highest key
 
 
 @node
@@ -111,6 +112,13 @@ class CondExpr(Expr):
 @node
 class ListExpr(Expr):
     items: tuple
+
+
+@node
+class Range(Expr):
+    """`low..high`: the whole numbers from low to high, both included."""
+    low: Expr
+    high: Expr
 
 
 # ---- statements -----------------------------------------------------------

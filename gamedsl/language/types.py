@@ -12,6 +12,10 @@ def is_value(t: str) -> bool:
     return t.startswith("value:")
 
 
+def is_list(t: str) -> bool:
+    return t.startswith("list:")
+
+
 def list_of(t: str) -> str:
     return "list:" + t
 
