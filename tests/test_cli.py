@@ -690,3 +690,25 @@ def test_serve_without_the_web_extra_names_its_install_line(monkeypatch, capsys)
     assert main(["serve", GAME]) == 2
     assert capsys.readouterr().err.strip() == ("gamedsl: error: this needs 'uvicorn', which is not installed: "
                                                "pip install 'gamedsl[web]'")
+
+
+def test_verify_takes_options_and_a_failure_found_with_them_replays_with_them(tmp_path, capsys):
+    """`gamedsl verify --option` plays every game with the options; a mistyped one is refused at once;
+    the scenario written for a failure carries the options, so `gamedsl test` replays the same game."""
+    assert main(["verify", str(ROOT / "games" / "slapjack.game"), "--players", "3", "--examples", "5",
+                 "--option", "rules=ratscrew"]) == 0
+    assert "3 players, rules=ratscrew: 5 games, every invariant holds" in capsys.readouterr().out
+    assert main(["verify", str(ROOT / "games" / "slapjack.game"), "--option", "rules=ratscre"]) == 1
+    assert "option 'rules' is one of slapjack, ratscrew, not 'ratscre'" in capsys.readouterr().err
+    game = tmp_path / "broken.game"
+    game.write_text('game "Broken"\nplayers 2\noption strict = false\nattribute rank: 1, 2, 3\ncards rank\n'
+                    'zone deck: hidden, stack\nzone hand per player: owner\n'
+                    'action play (c in me.hand) { move c to deck }\n'
+                    'invariant "strict games keep a card in a hand": not strict or count(deck) < 3\n'
+                    'setup { deal 1 from deck to hand }\nround { for each p in players { turn p { choose play } } }\n'
+                    'end game when count(deck) == 3\n', encoding="utf-8")
+    assert main(["verify", str(game), "--examples", "5"]) == 0
+    out = tmp_path / "failure.yaml"
+    assert main(["verify", str(game), "--examples", "5", "--option", "strict=true", "--out", str(out)]) == 1
+    assert 'options: {"strict": "true"}' in out.read_text(encoding="utf-8")
+    assert main(["test", str(game), str(out)]) == 1  # the scenario replays the failure, options and all

@@ -182,6 +182,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-moves", type=int, default=400,
                    help="moves checked per game (default 400; the game's own limit bounds it anyway)")
     p.add_argument("--seed", type=int, default=0, help="the first game seed (default 0)")
+    p.add_argument("--option", "-o", type=_option, action="append", default=[], metavar="NAME=VALUE",
+                   help="set an option of the game (repeatable)")
     p.add_argument("--out", metavar="PATH", help="where to write a failing game's scenario")
     p.set_defaults(func=cmd_verify)
     return parser
@@ -293,11 +295,14 @@ def cmd_verify(args) -> int:
     for n in counts:
         if not game.min_players <= n <= game.max_players:
             raise CliError(f"{game.name} is for {game.players_text()}, not {n}")
+    options = dict(args.option)
+    game.check_options(options)  # a mistyped option is refused before any game is played
+    shown = "".join(f", {k}={v}" for k, v in options.items())
     failed = False
     for n in counts:
-        found = verify.minimal_failure(game, n, args.examples, args.max_moves, args.seed)
+        found = verify.minimal_failure(game, n, args.examples, args.max_moves, args.seed, options)
         if found is None:
-            print(f"{args.file}, {n} players: {args.examples} games, every invariant holds")
+            print(f"{args.file}, {n} players{shown}: {args.examples} games, every invariant holds")
             continue
         failed = True
         run, error = found

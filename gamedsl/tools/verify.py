@@ -26,6 +26,7 @@ class Playout:
     seed: int
     moves: list = attrs.Factory(list)  # action ids
     texts: list = attrs.Factory(list)  # the same moves, as typed
+    options: dict = attrs.Factory(dict)  # option values, as typed: {"rules": "ratscrew"}
 
 
 def check_cards(state):
@@ -201,7 +202,7 @@ def _times_named(state, player: int, full: str) -> int:
 
 def check_determinism(run: Playout, state):
     """The same seed and the same moves give the same game."""
-    again = run.game.new_state(players=run.players, seed=run.seed)
+    again = run.game.new_state(players=run.players, seed=run.seed, options=run.options)
     for a in run.moves:
         again.apply_action(a)
     if again.digest() != state.digest() or again.history != state.history:
@@ -218,7 +219,7 @@ def play(run: Playout, choose, max_moves: int, every: int = 7, rng: random.Rando
     and at the end. Raises InvariantViolation (or another GamedslError) on a failure.
     """
     rng = rng or random.Random(run.seed)
-    state = run.game.new_state(players=run.players, seed=run.seed, check_invariants=True)
+    state = run.game.new_state(players=run.players, seed=run.seed, options=run.options, check_invariants=True)
     step = 0
     while True:
         for check in GENERIC:
@@ -246,7 +247,7 @@ def play(run: Playout, choose, max_moves: int, every: int = 7, rng: random.Rando
     return state
 
 
-def minimal_failure(game, players: int, examples: int, max_moves: int, seed: int = 0):
+def minimal_failure(game, players: int, examples: int, max_moves: int, seed: int = 0, options: dict | None = None):
     """Search for a game that breaks an invariant; returns (Playout, error) shrunk to a minimal one, or None."""
     from hypothesis import HealthCheck, given, settings, strategies as st
     from hypothesis.errors import HypothesisException
@@ -257,7 +258,7 @@ def minimal_failure(game, players: int, examples: int, max_moves: int, seed: int
               suppress_health_check=list(HealthCheck), print_blob=False)
     @given(st.integers(0, 2**31 - 1), st.data())
     def search(game_seed, data):
-        run = Playout(game, players, seed + game_seed)
+        run = Playout(game, players, seed + game_seed, options=dict(options or {}))
         try:
             play(run, lambda n: data.draw(st.integers(0, n - 1)), max_moves)
         except GamedslError as exc:
@@ -281,6 +282,7 @@ def failure_scenario(game_path: str, run: Playout, error) -> str:
              f"name: {json.dumps('invariant failure found by gamedsl verify')}",
              f"players: {run.players}",
              f"seed: {run.seed}",
+             *([f"options: {json.dumps(run.options, ensure_ascii=False)}"] if run.options else []),
              "moves:"]
     lines += [f"  - {json.dumps(t, ensure_ascii=False)}" for t in run.texts]
     if not run.texts:
