@@ -463,3 +463,21 @@ def test_a_races_answers_are_listed_in_the_order_they_counted(tmp_path):
         log.update(state)
         covers = [(e["who"], e["text"]) for e in log.entries if e.get("text", "").startswith("cover")]
         assert covers == [("P3", "cover (0.20 s)"), ("P2", "cover (0.50 s)"), ("P1", "cover (0.90 s)")]
+
+
+@pytest.mark.parametrize("name", ["slapjack", "sushi_go", "oh_hell", "holdem"])
+def test_the_new_families_play_whole_games_at_the_web_table_and_replay(name, tmp_path):
+    """Races, simultaneous choices, numbered bids and bets: a person (over a WebSocket, random
+    moves) and a bot play a whole game at the table, and its log replays at the terminal."""
+    game = gamedsl.load_game(GAMES / f"{name}.game")
+    players = max(game.min_players, 3 if name != "holdem" else 2)
+    seats = ["human"] + ["random"] * (players - 1)
+    options = {"hands": "4"} if name == "holdem" else {}
+    with Served(GAMES / f"{name}.game", tmp_path / "data", "--bot-delay", "0", "--window-seconds", "30") as server:
+        table = create_table(server.url, players, seats, options, seed=2)
+        person = Player(server.url, table["seats"][0]["link"], random_policy(1))
+        asyncio.run(play_all([person], timeout=150))
+        assert person.errors == [] and person.frames[-1]["over"]
+    log = log_of(tmp_path / "data", table["table"])
+    assert log_lines(log)[-1]["type"] == "end"
+    assert main(["replay", str(log)]) == 0
