@@ -289,7 +289,8 @@ def coverage(records: list, elements) -> dict:
     rows = [{"index": i, "kind": el.kind, "name": el.name, "where": el.where(elements.filename), "line": el.line,
              "column": el.column, "text": el.text, "games": c, "share": c / games if games else 0.0,
              "parent": elements.parent[i]} for i, (el, c) in enumerate(zip(elements.elements, counts))]
-    rows.sort(key=lambda row: (row["line"], row["column"]))  # in the file's order
+    # in the file's order (a variant's own lines first, then its base's)
+    rows.sort(key=lambda row: (elements.elements[row["index"]].file, row["line"], row["column"]))
     return {"elements": rows, "never": [row for row in rows if row["games"] == 0]}
 
 

@@ -1,0 +1,324 @@
+"""Variant files (`extends "BASE.game"`): each kind of declaration replaced or removed by name,
+errors located in the file that made them, the cache keyed on the base's text too, a variant
+that changes nothing plays as its base, and the commands take a variant."""
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import gamedsl
+from gamedsl.errors import SourceError
+from gamedsl.language import compiler
+from gamedsl.language.build import build
+from gamedsl.language import model as m
+from gamedsl.tools.cli import main
+from gamedsl.tools.logfile import file_sha256
+from gamedsl.tools.simulate import play_bot_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BASE = '''game "Tiny"
+players 2 to 3
+option laps = 2 "turns each player takes"
+limit 500 moves
+attribute rank: 1, 2, 3, 4, 5, 6
+attribute colour: red, black
+cards rank * colour
+value pts: 1 = 1, 2 = 2, 3 = 3, 4 = 4, 5 = 5, 6 = 6
+zone deck: hidden, stack
+zone hand per player: owner
+zone table: public
+var score per player = 0
+var laps_done = 0
+param bonus per player = 0
+modifier lucky while count(owner.hand) > 5 { bonus += 1 }
+def worth(c) = c.pts
+def hand_size() = 2
+action lay (c in me.hand) { move c to table  me.score += worth(c) }
+action shout "shout" if count(me.hand) > 5 { say "never said" }
+invariant "scores grow": all(p in players if p.score >= 0)
+on turn end "noted" { say "laid" }
+setup { shuffle deck  deal hand_size() from deck to hand }
+round {
+  for each p in players { turn p { choose lay, shout } }
+  laps_done += 1
+}
+end game when laps_done == laps
+heuristic me.score
+outcome { for each p in players { if p.score == max(q.score for q in players) { win p } else { lose p } } }
+'''
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    Path("base.game").write_text(BASE, encoding="utf-8")
+
+
+def variant(text: str, name: str = "variant.game") -> gamedsl.Game:
+    Path(name).write_text('extends "base.game"\n' + text, encoding="utf-8")
+    return gamedsl.load_game(name)
+
+
+def first_moves(game, seed=1, players=2):
+    """A game played with the first legal move each time: its final state."""
+    state = game.new_state(players=players, seed=seed)
+    while not state.is_terminal():
+        state.apply_action(min(state.legal_actions()))
+    return state
+
+
+def error_of(text: str, name: str = "variant.game") -> str:
+    Path(name).write_text(text, encoding="utf-8")
+    with pytest.raises(SourceError) as err:
+        gamedsl.load_game(name)
+    return str(err.value)
+
+
+def merged(text: str) -> m.GameModel:
+    Path("variant.game").write_text('extends "base.game"\n' + text, encoding="utf-8")
+    return build(Path("variant.game").read_text(encoding="utf-8"), "variant.game")
+
+
+# ---- what a variant changes
+
+def test_a_redeclared_option_changes_its_default_and_keeps_its_description():
+    game = variant("option laps = 1\n")
+    assert game.prog.options["laps"] == (1, "turns each player takes")
+    assert first_moves(gamedsl.load_game("base.game")).moves == 2 * 2  # two laps of two turns
+    assert first_moves(game).moves == 1 * 2
+
+
+def test_a_value_table_replaced():
+    base = first_moves(gamedsl.load_game("base.game"))
+    flat = first_moves(variant("value pts: else 10\n"))
+    assert base.history == flat.history
+    assert base.returns()[0] != base.returns()[1]
+    assert flat.returns()[0] == flat.returns()[1] > 0  # every card scores 10: a tie, both win
+
+
+def test_cards_and_attributes_replaced():
+    assert variant("cards rank * colour where colour == red\n").prog.card_count() == 6
+    assert variant("attribute colour: red\n").prog.card_count() == 6
+    assert variant("cards rank * colour times 2\n").prog.card_count() == 24
+    assert gamedsl.load_game("base.game").prog.card_count() == 12
+
+
+def test_a_def_and_the_setup_replaced():
+    def dealt(game):
+        state = game.new_state(players=2, seed=1)
+        return len(state.legal_actions())  # one move per card in the hand of the player on turn
+    assert dealt(gamedsl.load_game("base.game")) == 2
+    assert dealt(variant("def hand_size() = 4\n")) == 4
+    assert dealt(variant("setup { shuffle deck  deal 5 from deck to hand }\n")) == 5
+
+
+def test_an_action_replaced_in_place_and_one_removed():
+    base = gamedsl.load_game("base.game")
+    game = variant('action lay "lay down" (c in me.hand) { move c to table }\nremove action shout\n'
+                   'round {\n  for each p in players { turn p { choose lay } }\n  laps_done += 1\n}\n')
+    assert [a.name for a in game.prog.actions][:1] == [a.name for a in base.prog.actions][:1] == ["lay"]
+    assert "shout" not in game.prog.action_by_name
+    state = game.new_state(players=2, seed=1)
+    assert state.action_to_string(state.legal_actions()[0]).startswith("lay down")
+
+
+def test_the_outcome_replaced_whole():
+    state = first_moves(variant("outcome { for each p in players { win p } }\n"))
+    assert state.returns()[0] == state.returns()[1] > 0
+
+
+def test_rules_replaced_by_name_keep_the_base_order():
+    gm = merged('on turn end "noted" { say "laid down" }\nmodifier lucky while true { bonus += 2 }\n'
+                'heuristic 0\ninvariant "scores grow": true\non turn end { say "added" }\n')
+    kinds = [type(d).__name__ for d in gm.decls]
+    base = [type(d).__name__ for d in build(BASE, "base.game").decls]
+    assert kinds == base + ["TriggerDecl"]  # the unlabelled trigger is added at the end
+    trigger = next(d for d in gm.decls if isinstance(d, m.TriggerDecl) and d.label == "noted")
+    assert trigger.body[0].text == "laid down" and trigger.span.file == ""
+    lucky = next(d for d in gm.decls if isinstance(d, m.ModifierDecl))
+    assert lucky.span.line == 3 and lucky.span.file == ""
+    assert next(d for d in gm.decls if isinstance(d, m.GameName)).span.file == "base.game"
+    assert isinstance(next(d for d in gm.decls if isinstance(d, m.Heuristic)).value, m.Number)
+
+
+def test_removed_declarations_are_gone():
+    gm = merged("remove modifier lucky\nremove invariant \"scores grow\"\nremove trigger \"noted\"\n"
+                "remove heuristic\nremove limit\n")
+    assert not [d for d in gm.decls if isinstance(d, (m.ModifierDecl, m.InvariantDecl, m.TriggerDecl, m.Heuristic,
+                                                      m.LimitDecl))]
+    game = gamedsl.load_game("variant.game")
+    assert game.prog.modifiers == () and game.prog.heuristic is None
+
+
+def test_a_variant_of_a_variant():
+    Path("middle.game").write_text('extends "base.game"\noption laps = 3\n', encoding="utf-8")
+    Path("sub").mkdir()
+    Path("sub/last.game").write_text('extends "../middle.game"\ngame "Tiny, last"\n', encoding="utf-8")
+    game = gamedsl.load_game("sub/last.game")
+    assert game.name == "Tiny, last" and game.prog.options["laps"][0] == 3
+    assert list(game.prog.sources) == ["middle.game", "base.game"]
+
+
+# ---- a variant that changes nothing, and Law's first game
+
+def test_a_variant_that_replaces_nothing_plays_as_its_base():
+    base = gamedsl.load_game(ROOT / "games" / "crazy_eights.game")
+    Path("same.game").write_text(f'extends "{ROOT / "games" / "crazy_eights.game"}"\n', encoding="utf-8")
+    same = gamedsl.load_game("same.game")
+    for seed in (1, 2, 3):
+        a = play_bot_game(base, 3, seed, seats=("random",), options={"target": 50})
+        b = play_bot_game(same, 3, seed, seats=("random",), options={"target": 50})
+        assert a.history == b.history and a.returns() == b.returns()
+
+
+def test_laws_first_game_as_a_variant_plays_as_the_option():
+    law = gamedsl.load_game(ROOT / "games" / "law.game")
+    first = gamedsl.load_game(ROOT / "games" / "law_first_game.game")
+    assert first.name == "Law, first game" and set(first.prog.options) == set(law.prog.options)
+    for seed, players in ((1, 2), (2, 3), (3, 4)):
+        a = play_bot_game(law, players, seed, seats=("random",), options={"first_game": True})
+        b = play_bot_game(first, players, seed, seats=("random",))
+        assert a.history == b.history and a.returns() == b.returns()
+        c = play_bot_game(law, players, seed, seats=("random",))
+        assert c.history != b.history
+
+
+# ---- errors, each in the file that made it
+
+def test_an_unknown_option_is_refused_with_a_hint():
+    assert error_of('extends "base.game"\noption lpas = 3\n') == (
+        "variant.game:2:8: error: base.game has no option 'lpas': a variant changes the options of its base\n"
+        "    option lpas = 3\n"
+        "           ^^^^\n"
+        "  hint: did you mean 'laps'?")
+
+
+def test_removing_what_the_base_has_not():
+    assert error_of('extends "base.game"\nremove action shuot\nremove acton lay\nremove action\n'
+                    'remove round "x"\nremove back\n') == (
+        "variant.game:2:15: error: base.game has no action 'shuot' to remove\n"
+        "    remove action shuot\n"
+        "                  ^^^^^\n"
+        "  hint: did you mean 'shout'?\n"
+        "variant.game:3:8: error: 'acton' is not something a variant can remove\n"
+        "    remove acton lay\n"
+        "           ^^^^^\n"
+        "  hint: did you mean 'action'?\n"
+        "variant.game:4:8: error: say which action to remove: 'remove action NAME'\n"
+        "    remove action\n"
+        "           ^^^^^^\n"
+        "variant.game:5:14: error: 'remove round' takes no name: a game has one\n"
+        "    remove round \"x\"\n"
+        "                 ^^^\n"
+        "variant.game:6:8: error: base.game has no back to remove\n"
+        "    remove back\n"
+        "           ^^^^")
+
+
+def test_removing_and_redeclaring_at_once():
+    assert error_of('extends "base.game"\nremove def worth\ndef worth(c) = 1\n') == (
+        "variant.game:2:8: error: this file declares def 'worth' again: a declaration replaces the base's "
+        "without a 'remove'\n"
+        "    remove def worth\n"
+        "           ^^^")
+
+
+def test_what_a_removal_breaks_is_shown_in_the_base():
+    assert error_of('extends "base.game"\nremove action shout\n') == (
+        "base.game:24:48: error: unknown action 'shout'\n"
+        "      for each p in players { turn p { choose lay, shout } }\n"
+        "                                                   ^^^^^\n"
+        "  hint: the variant removes it: variant.game:2:8")
+
+
+def test_errors_in_both_files_each_in_its_own():
+    Path("base.game").write_text(BASE.replace("def worth(c) = c.pts", "def worth(c) = c.pts + nobody"),
+                                 encoding="utf-8")
+    text = error_of('extends "base.game"\ndef hand_size() = 2 + nobody\n')
+    assert text.startswith("variant.game:2:23: error: expected a number, found a player\n"
+                           "    def hand_size() = 2 + nobody\n")
+    assert "\nbase.game:16:" in text and "\n    def worth(c) = c.pts + nobody\n" in text
+
+
+def test_a_syntax_error_in_the_base_is_the_base_s():
+    Path("base.game").write_text(BASE.replace("zone table: public", "zone table public"), encoding="utf-8")
+    assert error_of('extends "base.game"\n').startswith("base.game:11:12: error: expected ")
+
+
+def test_a_missing_base_a_circle_and_a_second_extends():
+    assert error_of('extends "bsae.game"\n') == (
+        "variant.game:1:9: error: cannot read the game this file extends, 'bsae.game': no such file or directory\n"
+        "    extends \"bsae.game\"\n"
+        "            ^^^^^^^^^^^\n"
+        "  hint: did you mean 'base.game'?")
+    Path("one.game").write_text('extends "two.game"\n', encoding="utf-8")
+    Path("two.game").write_text('extends "one.game"\n', encoding="utf-8")
+    assert error_of('extends "two.game"\n', "one.game") == (
+        "two.game:1:9: error: the files extend each other in a circle: one.game -> two.game -> one.game\n"
+        "    extends \"one.game\"\n"
+        "            ^^^^^^^^^^\n"
+        "  hint: a base cannot extend its variant")
+    assert error_of('extends "self.game"\n', "self.game").startswith(
+        "self.game:1:9: error: the files extend each other in a circle: self.game -> self.game")
+    assert error_of('extends "base.game"\nextends "base.game"\n').startswith(
+        "variant.game:2:9: error: a variant extends one game; this is a second 'extends'")
+
+
+def test_remove_without_extends():
+    assert error_of(BASE + "remove action shout\n", "plain.game").startswith(
+        "plain.game:30:8: error: 'remove' takes away a declaration of the game a variant extends, and this "
+        "file extends none")
+
+
+# ---- the cache, logs and commands
+
+def test_the_cache_keys_on_the_base_s_text(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMEDSL_CACHE", str(tmp_path / "cache"))
+    compiled = []
+    real = compiler.compile_model
+
+    def counting(model, *a, **k):
+        compiled.append(model.filename)
+        return real(model, *a, **k)
+    monkeypatch.setattr(compiler, "compile_model", counting)
+    assert variant("option laps = 3\n").prog.options["laps"][0] == 3
+    gamedsl.load_game("variant.game")
+    assert compiled == ["variant.game"]  # the second load came from the cache
+    Path("base.game").write_text(BASE.replace("def hand_size() = 2", "def hand_size() = 3"), encoding="utf-8")
+    game = gamedsl.load_game("variant.game")
+    assert compiled == ["variant.game", "variant.game"]  # the base changed: compiled again
+    assert len(game.new_state(players=2, seed=1).legal_actions()) == 3
+
+
+def test_check_play_replay_simulate_arena_and_analyze_take_a_variant(capsys):
+    Path("variant.game").write_text('extends "base.game"\ngame "Tiny, longer"\noption laps = 3\n', encoding="utf-8")
+    assert main(["check", "variant.game"]) == 0
+    assert capsys.readouterr().out == "variant.game: ok\n"
+    assert main(["play", "variant.game", "--seed", "4", "--seats", "random,random", "--log", "g.jsonl"]) == 0
+    start = json.loads(Path("g.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert start["game"] == "variant.game"
+    capsys.readouterr()
+    assert main(["replay", "g.jsonl"]) == 0
+    assert "same final state" in capsys.readouterr().out
+    assert start["game_sha256"] == file_sha256("variant.game") != file_sha256("base.game")
+    Path("base.game").write_text(BASE.replace("def hand_size() = 2", "def hand_size() = 3"), encoding="utf-8")
+    assert file_sha256("variant.game") != start["game_sha256"]  # a changed base changes the variant
+    Path("base.game").write_text(BASE, encoding="utf-8")
+    assert main(["simulate", "variant.game", "--games", "3", "--players", "2", "--seats", "random"]) == 0
+    assert main(["arena", "variant.game", "--seats", "random,greedy", "--games", "4"]) == 0
+    capsys.readouterr()
+    assert main(["analyze", "base.game", "--compare", "variant.game", "--games", "20", "--seats", "random",
+                 "--bot", "random", "--skill-games", "2", "--probes", "0", "--jobs", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [v["label"] for v in report["versions"]] == ["base.game", "variant.game"]
+    rounds = next(r for r in report["comparisons"][0]["rows"] if r["metric"] == "rounds per game")
+    assert rounds["diff"] == 1 and rounds["significant"]  # three laps against two, on the same seeds
+    elements = report["versions"][1]["metrics"]["coverage"]["elements"]
+    lay = next(e for e in elements if e["kind"] == "action" and e["name"] == "lay")
+    assert lay["where"] == "base.game:18:8" and lay["text"].startswith("action lay (c in me.hand)")
