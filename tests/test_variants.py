@@ -15,6 +15,7 @@ from gamedsl.errors import SourceError
 from gamedsl.language import compiler
 from gamedsl.language.build import build
 from gamedsl.language import model as m
+from gamedsl.tools.analysis.metrics import kept_rules
 from gamedsl.tools.cli import main
 from gamedsl.tools.logfile import file_sha256
 from gamedsl.tools.simulate import play_bot_game
@@ -312,6 +313,7 @@ def test_check_play_replay_simulate_arena_and_analyze_take_a_variant(capsys):
     Path("base.game").write_text(BASE, encoding="utf-8")
     assert main(["simulate", "variant.game", "--games", "3", "--players", "2", "--seats", "random"]) == 0
     assert main(["arena", "variant.game", "--seats", "random,greedy", "--games", "4"]) == 0
+    assert main(["verify", "variant.game", "--examples", "3"]) == 0
     capsys.readouterr()
     assert main(["analyze", "base.game", "--compare", "variant.game", "--games", "20", "--seats", "random",
                  "--bot", "random", "--skill-games", "2", "--probes", "0", "--jobs", "1", "--json"]) == 0
@@ -322,3 +324,32 @@ def test_check_play_replay_simulate_arena_and_analyze_take_a_variant(capsys):
     elements = report["versions"][1]["metrics"]["coverage"]["elements"]
     lay = next(e for e in elements if e["kind"] == "action" and e["name"] == "lay")
     assert lay["where"] == "base.game:18:8" and lay["text"].startswith("action lay (c in me.hand)")
+
+
+def test_the_report_pairs_the_rules_a_variant_kept_with_its_base_s():
+    base = [{"where": "games/law.game:10:1"}, {"where": "games/law.game:20:3"}]
+    other = [{"where": "games/law_first_game.game:9:1"}, {"where": "./games/law.game:20:3"}]
+    assert kept_rules(base, other) == [(base[1], other[1])]
+    assert kept_rules(base, [{"where": "copy.game:20:3"}]) == []
+
+
+def test_a_rule_that_fails_is_shown_in_the_file_it_is_written_in():
+    Path("base.game").write_text(BASE.replace("def worth(c) = c.pts", "def worth(c) = c.pts / (1 - count(table))"),
+                                 encoding="utf-8")
+    with pytest.raises(gamedsl.GameRuntimeError) as err:
+        first_moves(variant("option laps = 3\n"))
+    assert str(err.value).startswith("base.game:16:16: error: ")
+    assert "\n    def worth(c) = c.pts / (1 - count(table))\n" in str(err.value)
+    Path("base.game").write_text(BASE, encoding="utf-8")
+    with pytest.raises(gamedsl.GameRuntimeError) as err:
+        first_moves(variant("def worth(c) = c.pts / (1 - count(table))\n"))
+    assert str(err.value).startswith("variant.game:2:16: error: ")
+
+
+def test_an_invariant_of_the_base_that_a_variant_breaks_is_shown_in_the_base(capsys):
+    Path("neg.game").write_text('extends "base.game"\ndef worth(c) = 0 - c.pts\n', encoding="utf-8")
+    assert main(["verify", "neg.game", "--examples", "3", "--players", "2", "--out", "found.yaml"]) == 1
+    out = capsys.readouterr()
+    assert "base.game:20:1: invariant 'scores grow' does not hold (move 1, round 1)" in out.out + out.err
+    assert main(["test", "neg.game", "found.yaml"]) == 1  # the scenario written replays the failure
+    assert "error: base.game:20:1: invariant 'scores grow' does not hold" in capsys.readouterr().err
