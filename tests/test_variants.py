@@ -14,6 +14,7 @@ import gamedsl
 from gamedsl.errors import SourceError
 from gamedsl.language import compiler
 from gamedsl.language.build import build
+from gamedsl.language.variant import bases
 from gamedsl.language import model as m
 from gamedsl.tools.analysis.metrics import kept_rules
 from gamedsl.tools.cli import main
@@ -295,6 +296,7 @@ def test_the_cache_keys_on_the_base_s_text(tmp_path, monkeypatch):
     game = gamedsl.load_game("variant.game")
     assert compiled == ["variant.game", "variant.game"]  # the base changed: compiled again
     assert len(game.new_state(players=2, seed=1).legal_actions()) == 3
+    assert list(bases('# extends "old.game"\ngame "V" extends "base.game"\n', "v.game")) == ["base.game"]
 
 
 def test_check_play_replay_simulate_arena_and_analyze_take_a_variant(capsys):
@@ -353,3 +355,22 @@ def test_an_invariant_of_the_base_that_a_variant_breaks_is_shown_in_the_base(cap
     assert "base.game:20:1: invariant 'scores grow' does not hold (move 1, round 1)" in out.out + out.err
     assert main(["test", "neg.game", "found.yaml"]) == 1  # the scenario written replays the failure
     assert "error: base.game:20:1: invariant 'scores grow' does not hold" in capsys.readouterr().err
+
+
+def test_serve_hosts_a_variant_and_its_log_replays(tmp_path, capsys):
+    import asyncio
+    from serve_helpers import Player, Served, create_table, log_lines, log_of, play_all, random_policy
+
+    Path("variant.game").write_text('extends "base.game"\ngame "Tiny, longer"\noption laps = 3\n', encoding="utf-8")
+    with Served(tmp_path / "variant.game", tmp_path / "data") as server:
+        table = create_table(server.url, 2, ["human", "random"], {}, seed=4)
+        player = Player(server.url, table["seats"][0]["link"], random_policy(0))
+        asyncio.run(play_all([player]))
+        assert player.errors == [] and player.frames[-1]["over"]
+    log = log_of(tmp_path / "data", table["table"])
+    lines = log_lines(log)
+    assert lines[0]["options"] == {"laps": 3} and lines[-1]["type"] == "end"
+    assert lines[0]["game_sha256"] == file_sha256(tmp_path / "variant.game")
+    capsys.readouterr()
+    assert main(["replay", str(log)]) == 0
+    assert "same final state" in capsys.readouterr().out

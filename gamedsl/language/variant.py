@@ -36,7 +36,8 @@ NAMED_KINDS = ("option", "attribute", "value", "zone", "var", "param", "def", "a
 WHOLE_KINDS = ("setup", "round", "outcome", "heuristic", "limit", "back", "cards")
 _QUOTED = ("invariant", "trigger")  # named by a text in quotes
 
-_EXTENDS = re.compile(r'^[ \t]*extends[ \t]+"([^"\n]*)"', re.M)
+_EXTENDS = re.compile(r'(?<![\w.])extends\s+"([^"\n]*)"')
+_STRING_OR_COMMENT = re.compile(r'"[^"\n]*"|#[^\n]*')
 
 
 def base_name(filename: str, written: str) -> str:
@@ -50,7 +51,7 @@ def bases(text: str, filename: str) -> dict:
     without the parser, for the compile cache's key and a log's fingerprint of the game."""
     found: dict = {}
     seen = {os.path.realpath(filename)}
-    while (match := _EXTENDS.search(text)) is not None:
+    while (match := _EXTENDS.search(_STRING_OR_COMMENT.sub(_blank_comment, text))) is not None:
         name = base_name(filename, match.group(1))
         if os.path.realpath(name) in seen:
             break
@@ -62,6 +63,12 @@ def bases(text: str, filename: str) -> dict:
             break
         found[name], filename = text, name
     return found
+
+
+def _blank_comment(match) -> str:
+    """A comment as spaces (a string is kept: it may be the path of an `extends`)."""
+    word = match.group(0)
+    return word if word.startswith('"') else " " * len(word)
 
 
 def key(d) -> tuple | None:
