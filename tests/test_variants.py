@@ -135,6 +135,20 @@ def test_the_outcome_replaced_whole():
     assert state.returns()[0] == state.returns()[1] > 0
 
 
+def test_a_trigger_a_variable_a_modifier_and_an_action_replaced_play_as_written():
+    def after_one_move(game):
+        state = game.new_state(players=2, seed=1)
+        state.apply_action(min(state.legal_actions()))
+        view = state.observation(0)
+        return view["log"], view["vars"]["score"]
+    log, score = after_one_move(gamedsl.load_game("base.game"))
+    assert log == ["P1: laid"] and score["P2"] == 0 and score["P1"] > 0
+    game = variant('on turn end "noted" { say "swept" }\nvar score per player = 5\n'
+                   'modifier lucky while true { bonus += 2 }\n'
+                   'action lay (c in me.hand) { move c to table  me.score += me.bonus }\n')
+    assert after_one_move(game) == (["P1: swept"], {"P1": 7, "P2": 5})
+
+
 def test_rules_replaced_by_name_keep_the_base_order():
     gm = merged('on turn end "noted" { say "laid down" }\nmodifier lucky while true { bonus += 2 }\n'
                 'heuristic 0\ninvariant "scores grow": true\non turn end { say "added" }\n')
