@@ -215,6 +215,14 @@ def test_an_unknown_option_is_refused_with_a_hint():
         "  hint: did you mean 'laps'?")
 
 
+def test_a_misspelt_action_is_added_and_never_offered_with_a_hint():
+    assert error_of('extends "base.game"\naction shuot "shout" { say "x" }\n') == (
+        "variant.game:2:8: error: action 'shuot' is never offered: no 'choose' names it\n"
+        "    action shuot \"shout\" { say \"x\" }\n"
+        "           ^^^^^\n"
+        "  hint: the base has no action 'shuot', so this one is added: did you mean 'shout', to replace it?")
+
+
 def test_removing_what_the_base_has_not():
     assert error_of('extends "base.game"\nremove action shuot\nremove acton lay\nremove action\n'
                     'remove round "x"\nremove back\n') == (
