@@ -14,6 +14,7 @@ class Span:
     column: int = 0
     end_line: int = 0
     end_column: int = 0
+    file: str = ""  # the file it is in, when not the one compiled: the base a variant extends (variant.py)
 
     @classmethod
     def of(cls, meta) -> "Span":
@@ -40,15 +41,16 @@ class GamedslError(Exception):
 class SourceError(GamedslError):
     """A source file (.game, scenario, log) has one or more errors."""
 
-    def __init__(self, filename: str, text: str, diagnostics: list[Diagnostic]):
+    def __init__(self, filename: str, text: str, diagnostics: list[Diagnostic], sources=None):
         self.filename = filename
         self.text = text
-        self.diagnostics = sorted(diagnostics, key=lambda d: (d.span.line, d.span.column))
+        self.sources = dict(sources or ())  # the other files a diagnostic may be in: name -> text
+        self.diagnostics = sorted(diagnostics, key=lambda d: (d.span.file, d.span.line, d.span.column))
         super().__init__(self.format())
 
     def format(self) -> str:
         """All diagnostics, each as `file:line:col: error: message`, source line, caret, hint."""
-        return "\n".join(format_diagnostic(self.filename, self.text, d) for d in self.diagnostics)
+        return "\n".join(format_diagnostic(self.filename, self.text, d, self.sources) for d in self.diagnostics)
 
 
 class IllegalAction(GamedslError):
@@ -74,11 +76,14 @@ class GameRuntimeError(GamedslError):
     def __init__(self, message: str, hint: str | None = None):
         super().__init__(message)
         self.message, self.hint = message, hint
-        self.filename, self.text, self.span, self.when = None, "", None, None
+        self.filename, self.text, self.span, self.when, self.sources = None, "", None, None, {}
 
-    def located(self, filename: str, text: str, span: Span | None, when: str | None) -> "GameRuntimeError":
-        """The same error with where it happened: a span of the game file, and the moment (move, player)."""
+    def located(self, filename: str, text: str, span: Span | None, when: str | None,
+                sources=None) -> "GameRuntimeError":
+        """The same error with where it happened: a span of the game file (or of a file it extends,
+        in `sources`), and the moment (move, player)."""
         self.filename, self.text, self.span, self.when = filename, text, span, when
+        self.sources = dict(sources or ())
         self.args = (self.format(),)
         return self
 
@@ -95,16 +100,20 @@ class GameRuntimeError(GamedslError):
     def format(self) -> str:
         if self.filename is None:
             return self.message
-        out = format_diagnostic(self.filename, self.text, Diagnostic(self.message, self.span or Span(), self.hint))
+        out = format_diagnostic(self.filename, self.text, Diagnostic(self.message, self.span or Span(), self.hint),
+                                self.sources)
         return out + (f"\n  {self.when}" if self.when else "")
 
     def __str__(self) -> str:
         return self.format()
 
 
-def format_diagnostic(filename: str, text: str, d: Diagnostic) -> str:
-    """Format one diagnostic like a compiler: location, message, source line, caret, hint."""
+def format_diagnostic(filename: str, text: str, d: Diagnostic, sources=None) -> str:
+    """Format one diagnostic like a compiler: location, message, source line, caret, hint. A span
+    in another file (a variant's base) is shown from that file's text, in `sources` (name -> text)."""
     span = d.span
+    if span.file and span.file != filename:
+        filename, text = span.file, (sources or {}).get(span.file, "")
     if not span.line:
         out = f"{filename}: {d.severity}: {d.message}"
     else:

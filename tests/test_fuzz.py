@@ -252,11 +252,12 @@ def isolated(fn, *args, timeout: float = HANG_SECONDS, what: str = "the example"
 # ---- .game sources: the acceptance rule ---------------------------------------------------------
 
 def check_source_error(exc: SourceError, text: str):
-    """A SourceError must be located and formattable."""
+    """A SourceError must be located and formattable (a diagnostic in a variant's base: in the base's text)."""
     assert exc.diagnostics, "a SourceError without diagnostics"
-    nlines = max(1, len(text.split("\n")))
     for d in exc.diagnostics:
         assert isinstance(d.message, str) and d.message.strip(), f"an empty diagnostic message: {d!r}"
+        assert not d.span.file or d.span.file in exc.sources, f"a diagnostic in a file not given: {d!r}"
+        nlines = max(1, len((exc.sources[d.span.file] if d.span.file else text).split("\n")))
         if d.span.line == 0:  # a whole-file problem
             assert d.span.column == 0, f"a diagnostic with a column but no line: {d!r}"
             continue
@@ -301,15 +302,17 @@ def play(game, players: int, seed: int, moves: int = MOVE_CAP) -> tuple[str, int
         return ("runtime error" if located else "runtime error without a location"), 0
 
 
-def check_game_source(text: str, players: int | None = None, seed: int = 0, moves: int = 20) -> str:
-    """The whole promise for one .game text (run in a child): how far it got."""
+def check_game_source(text: str, players: int | None = None, seed: int = 0, moves: int = 20,
+                      filename: str = "f.game") -> str:
+    """The whole promise for one .game text (run in a child): how far it got. `filename`: where it
+    is, for a variant's `extends` to find its base."""
     try:
-        syntax.parse(text, "f.game")
+        syntax.parse(text, filename)
     except SourceError as exc:
         check_source_error(exc, text)
         return "syntax error"
     try:
-        game = gamedsl.load_source(text, "f.game")
+        game = gamedsl.load_source(text, filename)
     except SourceError as exc:
         check_source_error(exc, text)
         return "parsed, rejected"
@@ -613,7 +616,7 @@ def test_mutated_games(path):
     def run(case, players, seed):
         src, ops = case
         note("mutations: " + "; ".join(ops))
-        outcome = isolated(check_game_source, src, players, seed, MOVE_CAP, timeout=HANG_SECONDS,
+        outcome = isolated(check_game_source, src, players, seed, MOVE_CAP, str(path), timeout=HANG_SECONDS,
                            what="load and play the mutated game")
         stats[outcome] += 1
         event(outcome)
@@ -656,7 +659,8 @@ def test_game_files_of_any_bytes(tmp_path):
 def test_real_games_load_and_play():
     """The unmutated games: the baseline of the mutation test."""
     for path in GAMES:
-        outcome = isolated(check_game_source, path.read_text(encoding="utf-8"), 0, 1, MOVE_CAP, what=path.name)
+        outcome = isolated(check_game_source, path.read_text(encoding="utf-8"), 0, 1, MOVE_CAP, str(path),
+                           what=path.name)
         assert outcome.startswith("loaded"), f"{path.name}: {outcome}"
 
 

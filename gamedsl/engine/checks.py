@@ -23,10 +23,10 @@ class Checks:
             try:
                 ok = fn(self, None)
             except (GameRuntimeError, TypeError, IndexError, ValueError, KeyError) as exc:
-                raise InvariantViolation(f"{self.prog.filename}:{span.line}:{span.column}: invariant "
+                raise InvariantViolation(f"{span.file or self.prog.filename}:{span.line}:{span.column}: invariant "
                                          f"'{name}' cannot be evaluated: {exc}", located=True) from None
             if not ok:
-                raise InvariantViolation(f"{self.prog.filename}:{span.line}:{span.column}: invariant "
+                raise InvariantViolation(f"{span.file or self.prog.filename}:{span.line}:{span.column}: invariant "
                                          f"'{name}' does not hold (move {self.moves}, round {self.round})",
                                          located=True)
 
@@ -48,7 +48,7 @@ class Checks:
             kind = "trigger" if trigger is not None else "round"
             err = GameRuntimeError(prefix + _LOOPING[kind], hint)
             span = self.prog.trigger_spans[trigger][0] if trigger is not None else self.prog.round.span
-            return err.located(self.prog.filename, self.prog.text, span, self.moment())
+            return err.located(self.prog.filename, self.prog.text, span, self.moment(), self.prog.sources)
         if in_code:
             return GameRuntimeError(prefix + _LOOPING["loop"], hint)
         prog, line = innermost_line()
@@ -57,7 +57,7 @@ class Checks:
             return GameRuntimeError(prefix + "nobody can make this decision, and it is asked again and again", hint)
         span, kind = loop
         return GameRuntimeError(prefix + _LOOPING[kind], hint).located(
-            self.prog.filename, self.prog.text, span, self.moment())
+            self.prog.filename, self.prog.text, span, self.moment(), self.prog.sources)
 
     def located(self, exc: BaseException, span=None, by: int | None = None) -> BaseException:
         """A rule's error at its line and column in the game file (`span` where the traceback
@@ -65,7 +65,7 @@ class Checks:
         (no rule on its way) is returned as it is. `by`: who is making the move."""
         err = rule_failure(exc, self.moment(by))
         if err is None and span is not None and isinstance(exc, GameRuntimeError):
-            err = exc.located(self.prog.filename, self.prog.text, span, self.moment(by))
+            err = exc.located(self.prog.filename, self.prog.text, span, self.moment(by), self.prog.sources)
         return exc if err is None else err
 
     def moment(self, by: int | None = None) -> str:

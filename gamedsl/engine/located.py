@@ -64,13 +64,13 @@ def rule_failure(exc: BaseException, when: str | None = None) -> GameRuntimeErro
     calls = prog.via[line - 1] if line <= len(prog.via) else ()
     if calls:  # the line is in steps: say which call of them it ran for
         err.hint = "; ".join(filter(None, (err.hint, called_from(prog.filename, calls))))
-    return err.located(prog.filename, prog.text, prog.spans[line - 1], when)
+    return err.located(prog.filename, prog.text, prog.spans[line - 1], when, prog.sources)
 
 
 def called_from(filename: str, calls) -> str:
     """Where inlined steps were called, innermost first: "in steps 'draw' called at law.game:123:5, in
     steps 'refill' called at law.game:40:3"."""
-    return ", ".join(f"in steps '{name}' called at {filename}:{span.line}:{span.column}"
+    return ", ".join(f"in steps '{name}' called at {span.file or filename}:{span.line}:{span.column}"
                      for name, span in reversed(calls))
 
 

@@ -11,15 +11,18 @@ def compile_source(text: str, filename: str = "<string>", coverage: bool = False
     """The Program of a game's text (not yet linked) and the code of its module: from the cache
     when this very text was compiled before, else compiled now (and cached). Raises SourceError
     with every problem. `coverage`: a coverage build, whose run records each statement that ran
-    (Program.ran; for `gamedsl analyze`), cached apart from the normal one."""
-    name = cache.key(text, filename, coverage)
+    (Program.ran; for `gamedsl analyze`), cached apart from the normal one. A variant's base is read
+    from its file (variant.py), and its text is part of the cache's key."""
+    from .variant import bases
+    files = bases(text, filename)
+    name = cache.key(text, filename, coverage, files)
     found = cache.load(name)
     if found is not None:
         return found
     from .build import build  # the parser and the compiler, loaded only when a game is compiled
     from .codegen import compile_module
     from .compiler import compile_model
-    model = build(text, filename)
+    model = build(text, filename, files)
     prog = compile_model(model, coverage=True) if coverage else compile_model(model)
     prog.module_name = f"<gamedsl {name[:12]} {filename}>"
     code = compile_module(prog)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import Span
+from ..errors import Span, did_you_mean
 from . import model as m
 from . import types as T
 from .bounds import MOST_NUMBERS, Bounds
@@ -339,4 +339,12 @@ class Actions:
         for name, (decl, _) in self.decls.items():
             if name not in self.c.offered:
                 self.c.error(f"action '{name}' is never offered: no 'choose' names it", decl.span,
+                             self.misnamed(name, decl) or
                              f"add 'choose {name}' where the player should be able to make this move")
+
+    def misnamed(self, name: str, decl) -> str | None:
+        """For an action a variant adds: the base's action of a close name it may have meant to replace."""
+        if not self.c.gm.sources or decl.span.file:
+            return None
+        close = did_you_mean(name, [n for n, (d, _) in self.decls.items() if d.span.file])
+        return f"the base has no action '{name}', so this one is added: {close[:-1]}, to replace it?" if close else None

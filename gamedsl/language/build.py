@@ -7,6 +7,7 @@ from lark.exceptions import VisitError
 from . import model as m
 from ..errors import Diagnostic, SourceError, Span
 from .syntax import parse, parse_expression
+from .variant import extend
 
 
 def _s(meta) -> Span:
@@ -270,6 +271,16 @@ class Builder(_Statements, _Expressions):
     def game_decl(self, meta, c):
         return m.GameName(span=_s(meta), name=c[0][1:-1])
 
+    def extends_decl(self, meta, c):
+        return m.ExtendsDecl(span=_tok(c[0]), path=c[0][1:-1])
+
+    def remove_decl(self, meta, c):
+        kind, name = c
+        if name is None:
+            return m.RemoveDecl(span=_tok(kind), kind=str(kind))
+        text = name[1:-1] if name.type == "STRING" else str(name)
+        return m.RemoveDecl(span=_tok(kind), kind=str(kind), name=text, name_span=_tok(name))
+
     def players_decl(self, meta, c):
         least = int(c[0])
         return m.PlayersDecl(span=_s(meta), least=least, most=int(c[1]) if c[1] is not None else least)
@@ -462,8 +473,10 @@ class Builder(_Statements, _Expressions):
         return m.EndWhen(span=_s(meta), cond=c[0])
 
 
-def build(text: str, filename: str = "<string>") -> m.GameModel:
-    """Parse and build the model of a .game source (no semantic checks yet)."""
+def build(text: str, filename: str = "<string>", files: dict | None = None, chain: tuple = ()) -> m.GameModel:
+    """Parse and build the model of a .game source (no semantic checks yet); a variant's merged with
+    the game it extends (variant.py), read from `files` (name -> text) if there, else from disk.
+    `chain`: the variants being built that extend this file."""
     tree = parse(text, filename)
     builder = Builder()
     try:
@@ -477,4 +490,4 @@ def build(text: str, filename: str = "<string>") -> m.GameModel:
                                                       "split deep expressions with 'let' or 'def'")]) from None
     if builder.errors:  # mistakes inside messages' braces: syntax errors, reported all at once
         raise SourceError(filename, text, builder.errors)
-    return m.GameModel(filename=filename, text=text, decls=decls)
+    return extend(m.GameModel(filename=filename, text=text, decls=decls), build, files, chain)

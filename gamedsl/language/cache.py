@@ -1,7 +1,7 @@
 """A cache of compiled games on disk, so that loading a game already seen costs a few milliseconds.
 
-An entry is keyed by everything its compilation depends on: the game file's name and text, the
-build (normal or coverage), the gamedsl version and a fingerprint of gamedsl's own source and
+An entry is keyed by everything its compilation depends on: the game file's name and text (and a
+variant's, those of the files it extends), the build (normal or coverage), the gamedsl version and a fingerprint of gamedsl's own source and
 grammar. It holds the Program before it is linked (pickled) and the code of its generated
 module (marshalled), behind a digest of both: an entry that is stale, truncated or corrupt is ignored and written anew,
 never trusted. Only games that compiled without an error are stored.
@@ -52,11 +52,14 @@ def fingerprint() -> str:
     return _fingerprint
 
 
-def key(text: str, filename: str, coverage: bool = False) -> str:
-    """The name of a game's entry: its text and file name, normal or coverage build, under this gamedsl."""
+def key(text: str, filename: str, coverage: bool = False, bases: dict | None = None) -> str:
+    """The name of a game's entry: its text and file name, normal or coverage build, under this gamedsl;
+    a variant's, the names and texts of the files it extends too (`bases`: name -> text or None)."""
     h = hashlib.sha256(fingerprint().encode())
     h.update(b"coverage\0" if coverage else b"normal\0")
     h.update(filename.encode() + b"\0" + text.encode())
+    for name, base in (bases or {}).items():
+        h.update(b"\0extends\0" + name.encode() + b"\0" + (b"\1" + base.encode() if base is not None else b"\2"))
     return h.hexdigest()
 
 

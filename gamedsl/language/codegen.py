@@ -106,4 +106,4 @@ def compile_module(prog):
         line = getattr(exc, "lineno", None)
         span = prog.spans[line - 1] if line and 0 < line <= len(prog.spans) else Span()
         raise SourceError(prog.filename, prog.text, [Diagnostic(
-            "this rule is nested too deeply to compile", span, "split it with 'let' or 'def'")]) from None
+            "this rule is nested too deeply to compile", span, "split it with 'let' or 'def'")], prog.sources) from None

@@ -63,7 +63,7 @@ class Compiler:
         self.actions.never_offered()
         self.endless_loops()
         if c.diags:  # steps called in several places report an error in their body once
-            raise SourceError(c.gm.filename, c.gm.text, list(dict.fromkeys(c.diags)))
+            raise SourceError(c.gm.filename, c.gm.text, list(dict.fromkeys(c.diags)), c.gm.sources)
         return self.program(flows, reactions, no_reaction, reaction_check, invariants, heuristic, end_when)
 
     def declare(self):
@@ -119,7 +119,8 @@ class Compiler:
         c, acts = self.c, self.actions
         units = flows["units"]
         return Program(
-            name=c.name, filename=c.gm.filename, text=c.gm.text, min_players=c.least, max_players=c.most,
+            name=c.name, filename=c.gm.filename, text=c.gm.text, sources=dict(c.gm.sources),
+            min_players=c.least, max_players=c.most,
             options=c.options, option_index=c.option_index, option_choices=c.option_choices, move_limit=c.limit,
             attributes=c.attr_list, card_attrs=c.card_attr_tables, card_names=c.card_names, twins=c.twins,
             back=tuple(c.back_attrs), attr_sizes={name: len(values) for name, values, _ in c.attr_list},
@@ -153,4 +154,5 @@ def compile_model(gm: m.GameModel, coverage: bool = False) -> Program:
     except (RecursionError, MemoryError):
         span = compiler.c.where
         raise SourceError(gm.filename, gm.text, compiler.c.diags + [Diagnostic(
-            "this rule is nested too deeply to compile", span, "split it with 'let' or 'def'")]) from None
+            "this rule is nested too deeply to compile", span, "split it with 'let' or 'def'")],
+            gm.sources) from None

@@ -135,7 +135,10 @@ class Context:
         self.diags.append(Diagnostic(message, span, hint))
 
     def unknown(self, what: str, name: str, span: Span, candidates):
-        self.error(f"unknown {what} '{name}'", span, did_you_mean(name, candidates))
+        removed = dict(self.gm.removed).get(name)
+        hint = (f"the variant removes it: {removed.file or self.gm.filename}:{removed.line}:{removed.column}"
+                if removed else did_you_mean(name, candidates))
+        self.error(f"unknown {what} '{name}'", span, hint)
 
     def declare(self, name: str, kind: str, span: Span) -> bool:
         """Record a declared name; False (with an error) if it is built in or declared already."""
@@ -168,7 +171,7 @@ class Context:
 
     def source_of(self, span: Span) -> str:
         """The text of the file under a span, on one line."""
-        lines = self.gm.text.splitlines()
+        lines = (dict(self.gm.sources).get(span.file, "") if span.file else self.gm.text).splitlines()
         if span.line == span.end_line and 0 < span.line <= len(lines):
             return lines[span.line - 1][span.column - 1: span.end_column - 1]
         if 0 < span.line <= len(lines):

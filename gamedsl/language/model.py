@@ -494,12 +494,30 @@ class EndWhen(Decl):
 
 
 @node
+class ExtendsDecl(Decl):
+    """A variant file's base: the game file it starts from (language/variant.py)."""
+    path: str  # as written, relative to the variant's folder
+
+
+@node
+class RemoveDecl(Decl):
+    """A variant takes a declaration of its base away: `remove action pass`, `remove round`."""
+    kind: str  # the word of the declaration: action, option, def, trigger, setup...
+    name: str | None = None  # its name (a trigger's or invariant's: the text in quotes); None for a whole block
+    name_span: Span = Span()
+
+
+@node
 class GameModel:
-    """A whole .game file: its declarations in order, plus the file's name and text."""
+    """A whole .game file: its declarations in order, plus the file's name and text. A variant's
+    model holds its base's declarations merged with its own (variant.py); `sources` names the
+    other files its spans may be in, and their texts."""
 
     filename: str
     text: str
     decls: tuple
+    sources: tuple = ()  # ((file name, text), ...): the files the variant extends, nearest first
+    removed: tuple = ()  # ((name, span of its `remove`), ...): what the variant took away
 
     def of(self, cls):
         """The declarations of one class, in file order."""

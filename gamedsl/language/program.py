@@ -206,6 +206,7 @@ class Program:
     markers: list = attrs.Factory(list)  # coverage marker k -> the span of its statement, trigger or steps
     data: dict = attrs.Factory(dict)  # tables the module reads (card values, attributes...)
     version: str = ""  # the gamedsl that compiled it
+    sources: dict = attrs.Factory(dict)  # a variant's: the files it extends, name -> text (spans' Span.file)
     linked: bool = False
     ran: bytearray | None = None  # linked coverage build: the module's `_C`, marker k set to 1 when it ran
 

@@ -152,7 +152,8 @@ def _at_end(d: Diagnostic, lines: list[str]) -> Diagnostic:
 
 # Words that can only start a declaration, never a statement ('end' and 'hidden' can do both).
 _TOP_LEVEL = {"game", "players", "option", "limit", "heuristic", "invariant", "attribute", "cards", "value",
-              "zone", "var", "param", "def", "action", "on", "modifier", "setup", "round", "outcome"}
+              "zone", "var", "param", "def", "action", "on", "modifier", "setup", "round", "outcome",
+              "extends", "remove"}
 
 
 def _unclosed_blocks(lines: list[str]) -> list[Diagnostic]:

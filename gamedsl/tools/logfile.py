@@ -22,6 +22,7 @@ from pathlib import Path
 import attrs
 
 from ..errors import GamedslError
+from ..language.variant import bases
 
 VERSION = 1
 
@@ -56,7 +57,17 @@ class LogData:
 
 
 def file_sha256(path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    """A game file's fingerprint, as a log keeps it: its bytes' digest; a variant's (language/variant.py)
+    covers the texts of the files it extends too, so that a changed base is noticed."""
+    data = Path(path).read_bytes()
+    h = hashlib.sha256(data)
+    try:
+        found = bases(data.decode("utf-8"), str(path))
+    except UnicodeDecodeError:
+        found = {}
+    for text in found.values():  # the texts, not the names: a log replays from another folder too
+        h.update(b"\0extends\0" + (text or "").encode())
+    return h.hexdigest()
 
 
 def _dump(obj: dict) -> str:

@@ -157,7 +157,7 @@ def _leak(state, path: tuple, message: str) -> InvariantViolation:
         msg = getattr(shown[path[1]][2], "msg", None) if path[1] < len(shown) else None
         span = msg.span if msg is not None else None
     if span is not None:
-        located = format_diagnostic(prog.filename, prog.text, Diagnostic(message, span))
+        located = format_diagnostic(prog.filename, prog.text, Diagnostic(message, span), prog.sources)
         return InvariantViolation(located, located=True)
     return InvariantViolation(message)
 

@@ -24,9 +24,10 @@ class Element:
     line: int
     column: int
     text: str  # the source line, trimmed
+    file: str = ""  # the file it is in, when not the game's own: a variant's base
 
     def where(self, filename: str) -> str:
-        return f"{filename}:{self.line}:{self.column}"
+        return f"{self.file or filename}:{self.line}:{self.column}"
 
 
 _STATEMENT_NAMES = {"ForEach": "for each", "MoveN": "move", "CallSteps": "call"}
@@ -40,16 +41,17 @@ class Elements:
 
         prog = game.prog
         self.filename = prog.filename
-        lines = prog.text.splitlines()
-        model = build(prog.text, prog.filename)
+        lines = {"": prog.text.splitlines(), **{name: text.splitlines() for name, text in prog.sources.items()}}
+        model = build(prog.text, prog.filename, dict(prog.sources))
         self.elements: list[Element] = []
         self.actions: dict[str, int] = {}  # action name -> element
         self.modifiers: list[tuple[int, object]] = []  # (element, condition fn(state, [owner]))
         by_span: dict = {}  # the span of a statement, trigger or steps block -> its element
 
         def add(kind: str, name: str, span) -> int:
-            text = lines[span.line - 1].strip() if 0 < span.line <= len(lines) else ""
-            self.elements.append(Element(kind, name, span.line, span.column, text))
+            shown = lines.get(span.file, ())
+            text = shown[span.line - 1].strip() if 0 < span.line <= len(shown) else ""
+            self.elements.append(Element(kind, name, span.line, span.column, text, span.file))
             return len(self.elements) - 1
 
         conditions = {name: cond for name, cond, _ in prog.modifiers}

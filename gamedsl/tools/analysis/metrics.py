@@ -13,6 +13,7 @@ interval and about how many games would settle it.
 from __future__ import annotations
 
 import math
+import os
 import statistics
 
 from ..stats import (ALPHA, binomial_p, chi_square_p, fdr, games_to_settle, mean_ci, median_ci, paired_rates,
@@ -289,7 +290,8 @@ def coverage(records: list, elements) -> dict:
     rows = [{"index": i, "kind": el.kind, "name": el.name, "where": el.where(elements.filename), "line": el.line,
              "column": el.column, "text": el.text, "games": c, "share": c / games if games else 0.0,
              "parent": elements.parent[i]} for i, (el, c) in enumerate(zip(elements.elements, counts))]
-    rows.sort(key=lambda row: (row["line"], row["column"]))  # in the file's order
+    # in the file's order (a variant's own lines first, then its base's)
+    rows.sort(key=lambda row: (elements.elements[row["index"]].file, row["line"], row["column"]))
     return {"elements": rows, "never": [row for row in rows if row["games"] == 0]}
 
 
@@ -424,7 +426,8 @@ def compare(base: dict, other: dict, base_records: dict, other_records: dict, sa
             bot: str, paired: bool = True) -> dict:
     """The second version against the first, each row a test (paired on the same seeds, or not),
     the rows corrected together; and the rules (actions, triggers, modifiers, steps, the statements
-    of the setup, rounds and outcome) that fire more or less often, corrected apart."""
+    of the setup, rounds and outcome) that fire more or less often, corrected apart: of one file,
+    or those a variant kept of its base."""
     b, o = base_records["main"], other_records["main"]
     rows: list[dict] = []
 
@@ -469,9 +472,11 @@ def compare(base: dict, other: dict, base_records: dict, other_records: dict, sa
         quantity("drama (the winner's gap behind the leader)", lambda r: per(r, "drama"))
     fdr(rows)
     changed = []
-    if same_file:
+    pairs = list(zip(base["coverage"]["elements"], other["coverage"]["elements"])) if same_file else \
+        kept_rules(base["coverage"]["elements"], other["coverage"]["elements"])
+    if pairs:
         fired_b, fired_o = [set(r["fired"]) for r in b], [set(r["fired"]) for r in o]
-        for eb, eo in zip(base["coverage"]["elements"], other["coverage"]["elements"]):
+        for eb, eo in pairs:
             if eb["parent"] is not None:  # a rule is compared as a whole: its statements follow it
                 continue
             xs = [eb["index"] in f for f in fired_b]
@@ -484,6 +489,16 @@ def compare(base: dict, other: dict, base_records: dict, other_records: dict, sa
         changed = [c for c in changed if c["significant"]]
     return {"rows": rows, "coverage_changes": changed, "card_changes": card_changes(base, other), "paired": paired,
             "findings": [_row_finding(row) for row in rows if row["significant"]]}
+
+
+def kept_rules(base: list[dict], other: list[dict]) -> list[tuple]:
+    """The elements two files have in common, paired: those a variant kept of its base, written at
+    the same place of the same file (none for two files that do not extend one another)."""
+    def place(e):
+        file, line, column = e["where"].rsplit(":", 2)
+        return os.path.normpath(file), line, column
+    found = {place(e): e for e in other}
+    return [(e, found[place(e)]) for e in base if place(e) in found]
 
 
 def card_changes(base: dict, other: dict) -> list[dict]:
