@@ -102,7 +102,8 @@ class Decisions:
     def default_answer(self) -> int | None:
         """The answer that lets the moment pass in an open reaction window or race, if the player
         asked may give it: in a window, no reaction; in a race, the last action it lists (its
-        default: `race slap, hands_off among players` defaults to hands off). Enter gives it at the
+        default: `race slap, hands_off among players` defaults to hands off), and likewise in a
+        simultaneous choice (the first of that action's moves). Enter gives a race's at the
         terminal, and bots expect it of the players who answer after them."""
         if self.window is None or self.pending is None:
             return None
