@@ -1,7 +1,11 @@
 """Semantic checks: every problem is reported with its line and column, not only the first."""
+from pathlib import Path
+
 import pytest
 
 import gamedsl
+
+ROOT = Path(__file__).resolve().parent.parent
 
 BASE = '''game "T"
 players 2 to 4
@@ -294,3 +298,84 @@ round { end game }
         f"t.game:{line(7)}:6: error: the label of 'blank' is empty",
         f"t.game:{line(8)}:40: error: zone 'twice' says twice how it shows",
     ]
+
+
+# ---- one mistake, one message: a typo in a name gives one error, naming it, with the right hint
+
+def _typo(name: str) -> str | None:
+    """The name with two letters swapped (hand -> hnad), as a typing slip makes it."""
+    for i in range(1, len(name) - 1):
+        if name[i] != name[i + 1] and name[i].isalpha() and name[i + 1].isalpha():
+            return name[:i] + name[i + 1] + name[i] + name[i + 2:]
+    return None
+
+
+def _uses(text: str, name: str):
+    """Where a name is used (not declared, not in a comment or a string), as offsets in the text."""
+    import re
+    declaring = re.compile(rf"^\s*(hidden |public )?(zone|var|action|def|option|attribute|value|param|pattern)\s+{name}\b")
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        code = line.split("#", 1)[0]
+        if not declaring.match(line) and not line.lstrip().startswith("attribute "):  # values are declared there
+            for m in re.finditer(rf"(?<![\w\"]){re.escape(name)}(?![\w\"])", code):
+                if code[:m.start()].count('"') % 2 == 0:  # not inside a string
+                    yield offset + m.start()
+        offset += len(line)
+
+
+def _names(game):
+    """(kind, name) of the names a game declares and uses by name: functions and steps, card
+    attributes, zones, variables (shared, per player, per card), actions, options, attribute values."""
+    import re
+    prog = game.prog
+    yield from (("function", f) for f in re.findall(r"^def (\w+)\(", prog.text, re.M))
+    yield from (("attribute", a) for a, _, _ in prog.attributes)
+    yield from (("zone", z.name) for z in prog.zones)
+    yield from (("variable", v.name) for v in prog.vars)
+    yield from (("action", a) for a in prog.action_by_name)
+    yield from (("option", o) for o in prog.options)
+    for _, values, _ in prog.attributes:
+        yield from (("value", v) for v in values if not v[:1].isdigit())
+
+
+GAME_FILES = sorted((ROOT / "games").glob("*.game"))
+
+
+@pytest.mark.parametrize("path", GAME_FILES, ids=lambda p: p.stem)
+def test_a_typo_in_any_name_gives_one_error_naming_it_with_the_name_meant(path):
+    import random
+    text = path.read_text(encoding="utf-8")
+    game = gamedsl.load_game(path)
+    known = {n for _, n in _names(game)}
+    cases = sorted({(k, n) for k, n in _names(game) if len(n) >= 4})
+    random.Random(path.stem).shuffle(cases)
+    tried = 0
+    for kind, name in cases:
+        typo = _typo(name)
+        uses = list(_uses(text, name))
+        if typo is None or typo in known or not uses:
+            continue
+        at = uses[len(uses) // 2]
+        broken = text[:at] + typo + text[at + len(name):]
+        with pytest.raises(gamedsl.SourceError) as caught:
+            gamedsl.load_source(broken, str(path))
+        diags = caught.value.diagnostics
+        line = broken.count("\n", 0, at) + 1
+        assert len(diags) == 1, f"{kind} {name} -> {typo} at line {line}: {[d.message for d in diags]}"
+        assert f"'{typo}'" in diags[0].message and diags[0].span.line == line, (kind, name, diags[0].message)
+        assert diags[0].hint and f"'{name}'" in diags[0].hint, (kind, name, diags[0].message, diags[0].hint)
+        tried += 1
+        if tried == 16:
+            break
+    assert tried >= (3 if "extends" in text else 10)  # a variant uses few of its base's names
+
+
+def test_a_clashing_declaration_is_one_error_not_one_per_use():
+    """A variable named like a card value is refused once, at its declaration; its uses are not
+    each reported again as unknown (they follow from the clash)."""
+    text = (ROOT / "games" / "sushi_go.game").read_text(encoding="utf-8").replace("nigiri_points", "nigiri")
+    with pytest.raises(gamedsl.SourceError) as caught:
+        gamedsl.load_source(text, "sushi_go.game")
+    assert [(d.span.line, d.message, d.hint) for d in caught.value.diagnostics] == [
+        (49, "'nigiri' is already declared as a card value", "choose another name")]

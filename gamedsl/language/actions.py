@@ -337,7 +337,7 @@ class Actions:
 
     def never_offered(self):
         for name, (decl, _) in self.decls.items():
-            if name not in self.c.offered:
+            if name not in self.c.offered and name not in self.c.meant:  # meant: a typo's, already said
                 self.c.error(f"action '{name}' is never offered: no 'choose' names it", decl.span,
                              self.misnamed(name, decl) or
                              f"add 'choose {name}' where the player should be able to make this move")

@@ -62,8 +62,8 @@ class Compiler:
         self.rules.finish(flows["declared"])
         self.actions.never_offered()
         self.endless_loops()
-        if c.diags:  # steps called in several places report an error in their body once
-            raise SourceError(c.gm.filename, c.gm.text, list(dict.fromkeys(c.diags)), c.gm.sources)
+        if c.diags:
+            raise SourceError(c.gm.filename, c.gm.text, c.one_message_each(), c.gm.sources)
         return self.program(flows, reactions, no_reaction, reaction_check, invariants, heuristic, end_when)
 
     def declare(self):

@@ -2,6 +2,8 @@
 and the names the file declares, with their tables (filled in by the declaration passes)."""
 from __future__ import annotations
 
+import difflib
+
 from ..errors import Diagnostic, Span, did_you_mean
 from . import model as m
 from . import types as T
@@ -78,6 +80,8 @@ class Context:
     def __init__(self, gm: m.GameModel, coverage: bool = False):
         self.gm = gm
         self.diags: list[Diagnostic] = []
+        self.unknowns: list[Diagnostic] = []  # the unknown names reported: their follow-ons are not
+        self.refused: set[str] = set()  # names whose declaration was refused: their uses say nothing more
         self.module = Module(coverage)  # a coverage build records each statement that runs (codegen.py)
         self.data: dict = {}  # tables the generated module reads, by name
         self.where = Span()  # the statement or declaration being compiled, for errors past Python's limits
@@ -112,6 +116,8 @@ class Context:
         self.pattern_index: dict = {}
         self.action_by_name: dict = {}
         self.offered: set[str] = set()  # actions some choose, race or window offers
+        self.meant: set[str] = set()  # names a misspelt one most likely meant (its error names them):
+        # not also "never used" or "never offered"
         self.messages: list = []  # the Message of each `say` (per place it is compiled: steps are inlined)
         self.message_index: dict = {}
         self.in_outcome = False
@@ -135,18 +141,39 @@ class Context:
         self.diags.append(Diagnostic(message, span, hint))
 
     def unknown(self, what: str, name: str, span: Span, candidates):
+        """An unknown name, with the nearest known one as a hint. A name whose declaration was
+        refused (it clashes) is not reported again at each use: the clash is the one mistake."""
+        if name in self.refused:
+            return
         removed = dict(self.gm.removed).get(name)
         hint = (f"the variant removes it: {removed.file or self.gm.filename}:{removed.line}:{removed.column}"
                 if removed else did_you_mean(name, candidates))
         self.error(f"unknown {what} '{name}'", span, hint)
+        self.unknowns.append(self.diags[-1])
+        self.meant.update(difflib.get_close_matches(name, sorted(set(candidates) - {name}), n=1, cutoff=0.6))
+
+    def one_message_each(self) -> list[Diagnostic]:
+        """The diagnostics without the follow-ons of an unknown name: an error whose place holds (or
+        is) an unknown name already reported ("a move's choices must be cards" around `me.hnad`)
+        says nothing more than that name's own error does."""
+        def holds(outer: Span, inner: Span) -> bool:
+            return outer.file == inner.file and \
+                (outer.line, outer.column) <= (inner.line, inner.column) and \
+                (outer.end_line, outer.end_column) >= (inner.end_line, inner.end_column)
+        unknown = set(map(id, self.unknowns))
+        kept = [d for d in self.diags
+                if id(d) in unknown or not any(holds(d.span, u.span) for u in self.unknowns)]
+        return list(dict.fromkeys(kept))  # steps called in several places report an error in their body once
 
     def declare(self, name: str, kind: str, span: Span) -> bool:
         """Record a declared name; False (with an error) if it is built in or declared already."""
         if name in BUILTINS:
             self.error(f"'{name}' is a built-in name and cannot be declared", span, "choose another name")
+            self.refused.add(name)
             return False
         if name in self.known:
-            self.error(f"'{name}' is already declared as {self.known[name]}", span)
+            self.error(f"'{name}' is already declared as {self.known[name]}", span, "choose another name")
+            self.refused.add(name)
             return False
         self.known[name] = kind
         return True

@@ -145,6 +145,14 @@ class ExpressionCompiler(Calls, Builtins):
         name = e.name
         if otyp == T.ANY:  # a function parameter: its kind follows from what is read of it
             per_card = name in self.c.var_by_name and self.c.var_by_name[name].per_card
+            per_player = name in self.c.var_by_name and self.c.var_by_name[name].per_player or \
+                name in self.c.zone_by_name and self.c.zone_by_name[name].per_player or \
+                name in self.c.param_info and self.c.param_info[name].per_player
+            if not (per_card or per_player or name in self.c.attr_index or name in self.c.value_names):
+                self.c.unknown("card attribute, value or variable, or per-player variable or zone", name,
+                               e.name_span, [*self.c.attr_index, *self.c.value_names, *self.c.var_by_name,
+                                             *(z.name for z in self.c.zone_list if z.per_player)])
+                return _NOPE
             otyp = T.CARD if name in self.c.attr_index or name in self.c.value_names or per_card else T.PLAYER
         mark = self.c.module.mark  # a player's or card's own value: the player may be nobody
         if otyp == T.PLAYER:

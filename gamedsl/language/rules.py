@@ -201,5 +201,5 @@ class Rules:
             c.error("the game has no 'setup' or 'round' block, so nothing ever happens", Span(),
                     "add a 'round { ... }' block that deals and offers moves")
         for d in c.steps_info.values():
-            if d.name not in self.flow.used_steps:
+            if d.name not in self.flow.used_steps and d.name not in c.meant:  # meant: a typo's, already said
                 c.error(f"'{d.name}' is never used", d.span, f"call it as a statement: '{d.name}(...)'")
