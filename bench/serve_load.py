@@ -62,12 +62,14 @@ class Seat:
                 if frame["type"] == "error":
                     if frame["message"] == MOVED_ON:
                         self.late += 1  # made early, after a reaction window, that a reaction beat: refused
+                        answered = None  # the decision is asked again: answer it again, as a person clicks again
                     else:
                         self.errors += 1
                         self.messages.append(frame["message"])
                     continue
                 if frame.get("notice"):
                     self.late += 1  # the same, told once the window closed
+                    answered = None
                 self.frames += 1
                 self.last = frame
                 if self.waiting and (frame["turn"] != self.waiting[1] or frame["answered"]):
