@@ -1,0 +1,338 @@
+"""What the language server knows about one document, without the protocol: its diagnostics (from
+the same checker as `gamedsl check`), its declarations and every use of a declared name.
+
+Positions here are the language's: 1-based lines and 1-based columns counted in characters (code
+points), as in errors.Span. The server converts them to LSP's 0-based lines and UTF-16 columns
+(`to_lsp`, `from_lsp`)."""
+from __future__ import annotations
+
+import re
+
+import attrs
+
+from ..errors import Diagnostic, GamedslError, SourceError, Span
+from ..language import model as m
+
+
+# ---- positions -------------------------------------------------------------
+
+def utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def to_lsp(lines: list[str], line: int, column: int) -> tuple[int, int]:
+    """A 1-based (line, character column) as LSP's 0-based (line, UTF-16 column)."""
+    if line < 1:
+        return 0, 0
+    text = lines[line - 1] if line <= len(lines) else ""
+    return line - 1, utf16_len(text[:max(column - 1, 0)])
+
+
+def from_lsp(lines: list[str], line: int, character: int) -> tuple[int, int]:
+    """LSP's 0-based (line, UTF-16 column) as a 1-based (line, character column)."""
+    text = lines[line] if 0 <= line < len(lines) else ""
+    units = col = 0
+    while col < len(text) and units < character:
+        units += 2 if ord(text[col]) > 0xFFFF else 1
+        col += 1
+    return line + 1, col + 1
+
+
+# ---- diagnostics -----------------------------------------------------------
+
+def check(text: str, filename: str) -> tuple[list[Diagnostic], m.GameModel | None]:
+    """Every diagnostic `gamedsl check` gives for this text (read as the file `filename`, whose
+    folder a variant's `extends` is read from), and the game's model when the file parses."""
+    from ..language.build import build
+    from ..language.compiler import compile_model
+    from ..language.variant import bases
+    try:
+        model = build(text, filename, bases(text, filename))
+    except SourceError as exc:
+        return list(exc.diagnostics), None
+    except GamedslError as exc:
+        return [Diagnostic(str(exc), Span())], None
+    try:
+        compile_model(model)
+    except SourceError as exc:
+        return list(exc.diagnostics), model
+    except GamedslError as exc:
+        return [Diagnostic(str(exc), Span())], model
+    return [], model
+
+
+# ---- declarations and uses ---------------------------------------------------
+
+@attrs.frozen
+class Declared:
+    """A declared name: its kind ('zone', 'variable', ...), where its name is written, the declaration."""
+
+    name: str
+    kind: str
+    span: Span
+    decl: object
+    parent: str | None = None  # a value's attribute, an option value's option
+
+
+@attrs.frozen
+class Use:
+    name: str
+    span: Span
+    dotted: bool = False  # after a dot: `me.hand`, `c.suit`
+
+
+DOTTED_KINDS = {"zone", "variable", "card variable", "parameter", "attribute", "value table"}
+_OUTLINE_KINDS = (m.AttributeDecl, m.CardsDecl, m.ValueDecl, m.ZoneDecl, m.VarDecl, m.ParamDecl, m.OptionDecl,
+                  m.OptionChoiceDecl, m.DefDecl, m.StepsDecl, m.PatternDecl, m.ModifierDecl, m.ActionDecl,
+                  m.TriggerDecl, m.InvariantDecl, m.FlowBlock, m.EndWhen, m.Heuristic)
+
+
+def _named(span: Span, name: str) -> Span:
+    """The span of a name written at the start of `span`."""
+    return Span(span.line, span.column, span.line, span.column + len(name), span.file)
+
+
+def declarations(gm: m.GameModel) -> list[Declared]:
+    """Every name the game declares, in file order."""
+    out = []
+    for d in gm.decls:
+        if isinstance(d, m.AttributeDecl):
+            out.append(Declared(d.name, "attribute", d.span, d))
+            out.extend(Declared(v.name, "value", _named(v.span, v.name), v, d.name) for v in d.values)
+        elif isinstance(d, m.ValueDecl):
+            out.append(Declared(d.name, "value table", d.span, d))
+        elif isinstance(d, m.ZoneDecl):
+            out.append(Declared(d.name, "zone", d.span, d))
+        elif isinstance(d, m.VarDecl):
+            out.append(Declared(d.name, "card variable" if d.per_card else "variable", d.span, d))
+        elif isinstance(d, m.ParamDecl):
+            out.append(Declared(d.name, "parameter", d.span, d))
+        elif isinstance(d, m.OptionDecl):
+            out.append(Declared(d.name, "option", d.span, d))
+        elif isinstance(d, m.OptionChoiceDecl):
+            out.append(Declared(d.name, "option", d.span, d))
+            out.extend(Declared(name, "option value", span, d, d.name) for name, span in d.choices)
+        elif isinstance(d, (m.DefDecl, m.StepsDecl)):
+            out.append(Declared(d.name, "def", d.span, d))
+        elif isinstance(d, m.PatternDecl):
+            out.append(Declared(d.name, "pattern", d.span, d))
+        elif isinstance(d, m.ModifierDecl):
+            out.append(Declared(d.name, "modifier", d.span, d))
+        elif isinstance(d, m.ActionDecl):
+            out.append(Declared(d.name, "action", d.span, d))
+    return out
+
+
+def uses(gm: m.GameModel) -> list[Use]:
+    """Every place a name is written in the game's rules (names of locals included: the caller
+    keeps those that match a declaration)."""
+    out = []
+    for x in m.walk(gm.decls):
+        if isinstance(x, m.Name):
+            out.append(Use(x.name, x.span))
+        elif isinstance(x, m.Attr):
+            out.append(Use(x.name, x.name_span, dotted=True))
+        elif isinstance(x, (m.Call, m.CallSteps)):
+            out.append(Use(x.func, _named(x.span, x.func)))
+        elif isinstance(x, (m.Choose, m.Race)):
+            out.extend(Use(name, span) for name, span in x.actions)
+        elif isinstance(x, m.Deal):
+            out.append(Use(x.zone, x.zone_span))
+        elif isinstance(x, m.VisibilityChange):
+            out.append(Use(x.zone, x.span))
+        elif isinstance(x, (m.SameChange, m.WildChange)):
+            out.append(Use(x.attribute, x.span))
+            out.extend(Use(name, span) for name, span in (x.values if isinstance(x, m.SameChange) else x.pattern))
+        elif isinstance(x, m.ParamChange):
+            out.append(Use(x.param, x.span))
+        elif isinstance(x, m.PatternClause):
+            out.extend(Use(name, span) for name, span in x.names)
+        elif isinstance(x, m.BackDecl):
+            out.extend(Use(name, span) for name, span in x.attributes)
+        elif isinstance(x, m.CardFactor) and len(x.names) == 1 and not x.is_set:
+            out.append(Use(x.names[0], x.span))
+        elif isinstance(x, m.ValueEntry) and x.pattern:
+            out.extend(Use(name, span) for name, span in x.pattern)
+    return [u for u in out if u.span.line]
+
+
+def _contains(span: Span, line: int, column: int) -> bool:
+    return span.line == line == span.end_line and span.column <= column <= span.end_column
+
+
+@attrs.define
+class Index:
+    """A document's declarations and uses, for definition, references, hover and the outline."""
+
+    model: m.GameModel
+    decls: list[Declared]
+    uses: list[Use]
+    by_name: dict
+
+    @classmethod
+    def of(cls, gm: m.GameModel) -> "Index":
+        decls = declarations(gm)
+        by_name: dict = {}
+        for d in decls:
+            by_name.setdefault(d.name, []).append(d)
+        return cls(gm, decls, [u for u in uses(gm) if u.name in by_name], by_name)
+
+    def at(self, line: int, column: int, file: str = "") -> tuple[str, bool] | None:
+        """The declared name written at a position of `file` ("": the document itself), and whether
+        it follows a dot; None if no declared name is there."""
+        for d in self.decls:
+            if d.span.file == file and _contains(d.span, line, column):
+                return d.name, d.kind in DOTTED_KINDS
+        for u in self.uses:
+            if u.span.file == file and _contains(u.span, line, column):
+                return u.name, u.dotted
+        return None
+
+    def definitions(self, name: str, dotted: bool = False) -> list[Declared]:
+        found = self.by_name.get(name, [])
+        if dotted:  # after a dot: a zone, a variable, an attribute... never an action or a def
+            found = [d for d in found if d.kind in DOTTED_KINDS] or found
+        return found
+
+    def references(self, name: str) -> list[Use]:
+        return [u for u in self.uses if u.name == name]
+
+
+# ---- hover -------------------------------------------------------------------
+
+_COMMENT = re.compile(r"\s*#(.*)")
+
+
+def comments(text: str, line: int) -> str:
+    """The comment lines written directly above line `line` (1-based), and the comment at its end."""
+    lines = text.split("\n")
+    above = []
+    k = line - 2
+    while k >= 0 and (match := re.fullmatch(r"\s*#(.*)", lines[k])):
+        above.append(match.group(1).strip())
+        k -= 1
+    above.reverse()
+    if 0 < line <= len(lines):
+        trailing = _trailing_comment(lines[line - 1])
+        if trailing:
+            above.append(trailing)
+    return "\n".join(above).strip()
+
+
+def _trailing_comment(line: str) -> str:
+    """The comment at the end of a line of code (a '#' outside quotes)."""
+    quoted = False
+    for i, ch in enumerate(line):
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            return line[i + 1:].strip() if line[:i].strip() else ""
+    return ""
+
+
+def source_of(gm: m.GameModel, span: Span) -> str:
+    """The text of a span (in the document, or in a file a variant extends)."""
+    text = dict(gm.sources).get(span.file, "") if span.file and span.file != gm.filename else gm.text
+    lines = text.split("\n")
+    if not span.line or span.line > len(lines):
+        return ""
+    if span.end_line == span.line:
+        return lines[span.line - 1][span.column - 1:span.end_column - 1]
+    parts = [lines[span.line - 1][span.column - 1:]] + lines[span.line:span.end_line - 1]
+    parts.append(lines[span.end_line - 1][:span.end_column - 1] if span.end_line <= len(lines) else "")
+    return "\n".join(parts)
+
+
+def describe(gm: m.GameModel, d: Declared) -> str:
+    """A hover's text (Markdown): what the name is, then the comment written above it."""
+    x = d.decl
+    src = lambda e: source_of(gm, e.span) if e is not None else ""  # noqa: E731
+    if isinstance(x, m.ZoneDecl):
+        props = ", ".join(w for w, _ in x.props)
+        head = f"zone `{x.name}`" + (" per player" if x.per_player else "") + (f": {props}" if props else "")
+        if x.label:
+            head += f' "{x.label}"'
+    elif isinstance(x, m.VarDecl):
+        vis = x.visibility[0] if x.visibility else "public"
+        owner = " per card" if x.per_card else " per player" if x.per_player else ""
+        head = f"{vis} variable `{x.name}`{owner}"
+        if x.type:
+            head += f": {x.type}"
+        if x.init is not None:
+            head += f" = `{src(x.init)}`"
+        if x.label:
+            head += f' "{x.label}"'
+    elif isinstance(x, m.ParamDecl):
+        head = f"parameter `{x.name}`" + (" per player" if x.per_player else "") + f" = `{src(x.init)}`"
+    elif isinstance(x, m.OptionDecl):
+        head = f"option `{x.name}`, default `{src(x.default)}`" + (f": {x.doc}" if x.doc else "")
+    elif isinstance(x, m.OptionChoiceDecl):
+        if d.kind == "option value":
+            head = f"value `{d.name}` of option `{x.name}`"
+        else:
+            names = [n for n, _ in x.choices]
+            head = f"option `{x.name}`: one of {', '.join(names)} (default `{names[0]}`)" if names else \
+                f"option `{x.name}`"
+            if x.doc:
+                head += f": {x.doc}"
+    elif isinstance(x, m.DefDecl):
+        head = f"def `{x.name}({', '.join(x.params)})` = `{src(x.body)}`"
+    elif isinstance(x, m.StepsDecl):
+        head = f"def `{x.name}({', '.join(x.params)})` (steps: called as a statement)"
+    elif isinstance(x, m.ActionDecl):
+        head = f"action `{x.name}`" + (f' "{x.label}"' if x.label else "")
+        if x.param:
+            head += f", choosing `{x.param}` in `{src(x.domain)}`"
+        extra = [w for w, on in (("anytime", x.anytime), ("spoken", x.spoken)) if on]
+        if extra:
+            head += f" ({', '.join(extra)})"
+    elif isinstance(x, m.AttributeDecl):
+        head = f"attribute `{x.name}`: " + ", ".join(v.name for v in x.values)
+    elif isinstance(x, m.AttrValue):
+        head = f"value `{x.name}` of attribute `{d.parent}`" + (f' "{x.symbol}"' if x.symbol else "")
+    elif isinstance(x, m.ValueDecl):
+        head = f"value table `{x.name}` (an attribute of the cards, read as `c.{x.name}`)"
+    elif isinstance(x, m.PatternDecl):
+        head = f"pattern `{x.name}`"
+    elif isinstance(x, m.ModifierDecl):
+        head = f"modifier `{x.name}` while `{src(x.cond)}`"
+    else:
+        head = f"{d.kind} `{d.name}`"
+    text = dict(gm.sources).get(d.span.file, "") if d.span.file and d.span.file != gm.filename else gm.text
+    note = comments(text, d.span.line)
+    where = f"\n\n*declared in {d.span.file}*" if d.span.file and d.span.file != gm.filename else ""
+    return head + where + (f"\n\n---\n{note}" if note else "")
+
+
+# ---- outline -------------------------------------------------------------------
+
+def outline(gm: m.GameModel) -> list[tuple[str, str, Span, list]]:
+    """The document's outline: (name, kind, span, children) per declaration of the document itself
+    (not those a variant inherits), in file order; a span is where its name (or keyword) is."""
+    out = []
+    for d in gm.decls:
+        if not isinstance(d, _OUTLINE_KINDS) or d.span.file or not d.span.line:
+            continue
+        if isinstance(d, m.AttributeDecl):
+            kids = [(v.name, "value", _named(v.span, v.name), []) for v in d.values]
+            out.append((d.name, "attribute", d.span, kids))
+        elif isinstance(d, m.CardsDecl):
+            out.append((d.named or "cards", "cards", d.span, []))
+        elif isinstance(d, m.VarDecl):
+            out.append((d.name, "card variable" if d.per_card else "variable", d.span, []))
+        elif isinstance(d, m.TriggerDecl):
+            out.append((d.label or f"on {source_of(gm, d.event.span)}", "trigger", d.span, []))
+        elif isinstance(d, m.InvariantDecl):
+            out.append((d.name, "invariant", d.span, []))
+        elif isinstance(d, m.FlowBlock):
+            out.append((d.kind, "flow", d.span, []))
+        elif isinstance(d, m.EndWhen):
+            out.append(("end when", "flow", d.span, []))
+        elif isinstance(d, m.Heuristic):
+            out.append(("heuristic", "heuristic", d.span, []))
+        else:
+            kind = {m.ValueDecl: "value table", m.ZoneDecl: "zone", m.ParamDecl: "parameter",
+                    m.OptionDecl: "option", m.OptionChoiceDecl: "option", m.DefDecl: "def", m.StepsDecl: "def",
+                    m.PatternDecl: "pattern", m.ModifierDecl: "modifier", m.ActionDecl: "action"}[type(d)]
+            out.append((d.name, kind, d.span, []))
+    return out

@@ -1,0 +1,235 @@
+"""`gamedsl lsp`: a Language Server Protocol server over stdio (pygls), serving what the checker
+knows about a .game file: diagnostics as you type, an outline, go to definition, find references
+and hover. See docs/editors.md."""
+from __future__ import annotations
+
+import logging
+import os
+import time
+
+import attrs
+from lsprotocol import types as t
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from ..errors import Span
+from ..version import __version__
+from . import analysis as a
+
+log = logging.getLogger(__name__)
+
+
+@attrs.define
+class Document:
+    """What the server last computed for one open document."""
+
+    text: str = ""
+    version: int | None = None
+    diagnostics: list = attrs.Factory(list)
+    index: a.Index | None = None  # of the last text that parsed: kept while a later one does not
+    millis: float = 0.0  # how long the last check took
+
+
+class GameServer(LanguageServer):
+    def __init__(self):
+        super().__init__("gamedsl", __version__)
+        self.docs: dict[str, Document] = {}
+
+    # ---- files and positions
+
+    def filename(self, uri: str) -> str:
+        path = to_fs_path(uri)
+        return path if path else uri
+
+    def uri_of(self, uri: str, span: Span) -> str:
+        """The URI of the file a span is in: the document, or a file a variant extends."""
+        if span.file:
+            own = self.filename(uri)
+            if os.path.normpath(span.file) != os.path.normpath(own):
+                return from_fs_path(os.path.abspath(span.file)) or uri
+        return uri
+
+    def lines_of(self, uri: str, span: Span) -> list[str]:
+        doc = self.docs.get(uri)
+        if doc is None:
+            return []
+        if span.file and doc.index is not None:
+            sources = dict(doc.index.model.sources)
+            if span.file in sources:
+                return sources[span.file].split("\n")
+        return doc.text.split("\n")
+
+    def range_of(self, lines: list[str], span: Span) -> t.Range:
+        if not span.line:
+            return t.Range(t.Position(0, 0), t.Position(0, 0))
+        sl, sc = a.to_lsp(lines, span.line, span.column)
+        end_line = span.end_line or span.line
+        end_col = span.end_column if span.end_line else span.column + 1
+        el, ec = a.to_lsp(lines, end_line, end_col)
+        if (el, ec) <= (sl, sc):
+            el, ec = sl, sc + 1
+        return t.Range(t.Position(sl, sc), t.Position(el, ec))
+
+    def location(self, uri: str, span: Span) -> t.Location:
+        return t.Location(uri=self.uri_of(uri, span), range=self.range_of(self.lines_of(uri, span), span))
+
+    # ---- checking
+
+    def refresh(self, uri: str) -> None:
+        """Check the document's current text and publish its diagnostics."""
+        doc = self.workspace.get_text_document(uri)
+        state = self.docs.setdefault(uri, Document())
+        if state.text == doc.source and state.version is not None:
+            state.version = doc.version
+            return self.publish(uri, state)
+        start = time.perf_counter()
+        filename = self.filename(uri)
+        try:
+            diagnostics, model = a.check(doc.source, filename)
+        except Exception as exc:  # a bug in gamedsl: the server keeps answering
+            log.exception("checking %s failed", uri)
+            diagnostics, model = [a.Diagnostic(f"internal error in gamedsl: {type(exc).__name__}: {exc}",
+                                               Span())], None
+        state.text, state.version, state.diagnostics = doc.source, doc.version, diagnostics
+        if model is not None:
+            try:
+                state.index = a.Index.of(model)
+            except Exception:
+                log.exception("indexing %s failed", uri)
+        state.millis = (time.perf_counter() - start) * 1000
+        self.publish(uri, state)
+
+    def publish(self, uri: str, state: Document) -> None:
+        lines = state.text.split("\n")
+        own = os.path.normpath(self.filename(uri))
+        out = []
+        extends = None
+        if state.index is not None:
+            extends = next((d.span for d in state.index.model.decls if isinstance(d, a.m.ExtendsDecl)), None)
+        for d in state.diagnostics:
+            severity = t.DiagnosticSeverity.Warning if d.severity == "warning" else t.DiagnosticSeverity.Error
+            related = None
+            message = d.message
+            span = d.span
+            if span.file and os.path.normpath(span.file) != own:
+                # in a file the variant extends: shown on the variant's `extends`, linked to the place
+                related = [t.DiagnosticRelatedInformation(self.location(uri, span), d.message)]
+                message = f"{span.file}:{span.line}:{span.column}: {d.message}"
+                span = extends or Span()
+            if d.hint:
+                message += f"\nhint: {d.hint}"
+            out.append(t.Diagnostic(range=self.range_of(lines, span), message=message, severity=severity,
+                                    source="gamedsl", related_information=related))
+        self.text_document_publish_diagnostics(
+            t.PublishDiagnosticsParams(uri=uri, diagnostics=out, version=state.version))
+
+    # ---- queries
+
+    def name_at(self, uri: str, position: t.Position):
+        state = self.docs.get(uri)
+        if state is None or state.index is None:
+            return None, None
+        lines = self.workspace.get_text_document(uri).source.split("\n")
+        line, col = a.from_lsp(lines, position.line, position.character)
+        found = state.index.at(line, col)
+        return state, found
+
+
+server = GameServer()
+
+
+@server.feature(t.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: GameServer, params: t.DidOpenTextDocumentParams):
+    ls.refresh(params.text_document.uri)
+
+
+@server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: GameServer, params: t.DidChangeTextDocumentParams):
+    ls.refresh(params.text_document.uri)
+
+
+@server.feature(t.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: GameServer, params: t.DidSaveTextDocumentParams):
+    ls.refresh(params.text_document.uri)  # a base file may have changed on disk
+
+
+@server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: GameServer, params: t.DidCloseTextDocumentParams):
+    ls.docs.pop(params.text_document.uri, None)
+    ls.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+
+
+_SYMBOL_KINDS = {"attribute": t.SymbolKind.Enum, "value": t.SymbolKind.EnumMember, "cards": t.SymbolKind.Array,
+                 "value table": t.SymbolKind.Property, "zone": t.SymbolKind.Array, "variable": t.SymbolKind.Variable,
+                 "card variable": t.SymbolKind.Field, "parameter": t.SymbolKind.Constant,
+                 "option": t.SymbolKind.Constant, "def": t.SymbolKind.Function, "pattern": t.SymbolKind.Struct,
+                 "modifier": t.SymbolKind.Interface, "action": t.SymbolKind.Method, "trigger": t.SymbolKind.Event,
+                 "invariant": t.SymbolKind.Boolean, "flow": t.SymbolKind.Module, "heuristic": t.SymbolKind.Number}
+
+
+@server.feature(t.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def document_symbol(ls: GameServer, params: t.DocumentSymbolParams):
+    state = ls.docs.get(params.text_document.uri)
+    if state is None or state.index is None:
+        return []
+    lines = state.text.split("\n")
+    entries = a.outline(state.index.model)
+
+    def symbol(name, kind, span, kids, last_line):
+        sel = ls.range_of(lines, span)
+        end_line = min(max(last_line, sel.end.line), len(lines) - 1)
+        end = max((end_line, a.utf16_len(lines[end_line])), (sel.end.line, sel.end.character))
+        rng = t.Range(t.Position(sel.start.line, 0), t.Position(*end))
+        children = [symbol(*k, span.line - 1) for k in kids] if kids else None
+        return t.DocumentSymbol(name=name or "?", detail=kind, kind=_SYMBOL_KINDS.get(kind, t.SymbolKind.Object),
+                                range=rng, selection_range=sel, children=children)
+
+    out = []
+    for i, (name, kind, span, kids) in enumerate(entries):
+        following = entries[i + 1][2].line - 2 if i + 1 < len(entries) else len(lines) - 1
+        while following > span.line - 1 and not lines[following].strip():
+            following -= 1  # the blank lines before the next declaration are not this one's
+        out.append(symbol(name, kind, span, kids, following))
+    return out
+
+
+@server.feature(t.TEXT_DOCUMENT_DEFINITION)
+def definition(ls: GameServer, params: t.DefinitionParams):
+    state, found = ls.name_at(params.text_document.uri, params.position)
+    if not found:
+        return None
+    name, dotted = found
+    return [ls.location(params.text_document.uri, d.span) for d in state.index.definitions(name, dotted)]
+
+
+@server.feature(t.TEXT_DOCUMENT_REFERENCES)
+def references(ls: GameServer, params: t.ReferenceParams):
+    state, found = ls.name_at(params.text_document.uri, params.position)
+    if not found:
+        return None
+    name, dotted = found
+    uri = params.text_document.uri
+    out = []
+    if params.context.include_declaration:
+        out += [ls.location(uri, d.span) for d in state.index.definitions(name, dotted)]
+    out += [ls.location(uri, u.span) for u in state.index.references(name)]
+    return out
+
+
+@server.feature(t.TEXT_DOCUMENT_HOVER)
+def hover(ls: GameServer, params: t.HoverParams):
+    state, found = ls.name_at(params.text_document.uri, params.position)
+    if not found:
+        return None
+    name, dotted = found
+    decls = state.index.definitions(name, dotted)
+    if not decls:
+        return None
+    text = "\n\n".join(a.describe(state.index.model, d) for d in decls)
+    return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text))
+
+
+def main() -> int:
+    logging.basicConfig(level=logging.WARNING, format="gamedsl lsp: %(message)s")
+    server.start_io()
+    return 0
