@@ -93,6 +93,33 @@ async def test_an_error_typed_is_shown_with_its_hint_and_cleared_when_fixed(clie
 
 
 @pytest.mark.asyncio(loop_scope="module")
+async def test_changes_in_quick_succession_end_with_the_newest_checked(client, tmp_path):
+    path = tmp_path / "law.game"
+    text = LAW.read_text(encoding="utf-8")
+    assert await _open(client, path, text) == []
+    uri = path.as_uri()
+    for v in range(2, 8):  # each a different typo; the last one stays
+        client.text_document_did_change(t.DidChangeTextDocumentParams(
+            t.VersionedTextDocumentIdentifier(uri=uri, version=v),
+            [t.TextDocumentContentChangeWholeDocument(text=text.replace("me.restricted += 1",
+                                                                        f"me.restricted{v} += 1"))]))
+    while True:
+        await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        found = client.diagnostics.get(uri)
+        if found and "restricted7" in found[0].message:
+            break
+    assert len(found) == 1
+    # a comment edited: nothing to report, and hover reads the new comment
+    edited = text.replace("# K♥: Laws restricted so far in the event", "# K♥: how many Laws were restricted")
+    assert await _change(client, path, edited, 8) == []
+    line = edited.split("\n").index("  me.restricted += 1") + 1
+    h = await client.text_document_hover_async(t.HoverParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), position=_pos(edited, line, "restricted")))
+    assert "K♥: how many Laws were restricted" in h.contents.value
+    _close(client, path)
+
+
+@pytest.mark.asyncio(loop_scope="module")
 async def test_columns_are_utf16_after_non_ascii_text(client):
     path = GAMES / "lol.game"
     lines = path.read_text(encoding="utf-8").split("\n")

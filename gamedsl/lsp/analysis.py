@@ -61,6 +61,42 @@ def check(text: str, filename: str) -> tuple[list[Diagnostic], m.GameModel | Non
     return [], model
 
 
+_STRING_OR_COMMENT = re.compile(r'"[^"\n]*"|#[^\n]*')
+
+
+def code_of(text: str) -> str:
+    """The text with its comments blanked out (as spaces): the same program at the same positions."""
+    return _STRING_OR_COMMENT.sub(lambda x: x[0] if x[0].startswith('"') else " " * len(x[0]), text)
+
+
+class Checker:
+    """`check` with a memory of the last few texts checked (an undo, or a typo fixed, is answered
+    at once) and of the last program that parsed: an edit inside comments only is not checked
+    again, as it changes no rule and moves nothing."""
+
+    KEEP = 16
+
+    def __init__(self):
+        self.memo: dict = {}  # (filename, text, the texts it extends) -> (diagnostics, model)
+
+    def __call__(self, text: str, filename: str, previous: tuple | None = None):
+        """(diagnostics, model). `previous`: (text, diagnostics, model) of the document's last check."""
+        from ..language.variant import bases
+        key = (filename, text, tuple(bases(text, filename).items()))
+        if key in self.memo:
+            self.memo[key] = self.memo.pop(key)  # used last: kept longest
+            return self.memo[key]
+        if previous is not None and previous[2] is not None and code_of(previous[0]) == code_of(text) \
+                and not previous[2].sources:
+            found = previous[1], attrs.evolve(previous[2], text=text)
+        else:
+            found = check(text, filename)
+        self.memo[key] = found
+        while len(self.memo) > self.KEEP:
+            del self.memo[next(iter(self.memo))]
+        return found
+
+
 # ---- declarations and uses ---------------------------------------------------
 
 @attrs.frozen

@@ -3,6 +3,7 @@ knows about a .game file: diagnostics as you type, an outline, go to definition,
 and hover. See docs/editors.md."""
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import time
@@ -27,6 +28,7 @@ class Document:
     version: int | None = None
     diagnostics: list = attrs.Factory(list)
     index: a.Index | None = None  # of the last text that parsed: kept while a later one does not
+    model: object = None  # the model of `text`, if it parsed
     millis: float = 0.0  # how long the last check took
 
 
@@ -34,6 +36,7 @@ class GameServer(LanguageServer):
     def __init__(self):
         super().__init__("gamedsl", __version__)
         self.docs: dict[str, Document] = {}
+        self.check = a.Checker()
 
     # ---- files and positions
 
@@ -79,18 +82,15 @@ class GameServer(LanguageServer):
         """Check the document's current text and publish its diagnostics."""
         doc = self.workspace.get_text_document(uri)
         state = self.docs.setdefault(uri, Document())
-        if state.text == doc.source and state.version is not None:
-            state.version = doc.version
-            return self.publish(uri, state)
         start = time.perf_counter()
         filename = self.filename(uri)
         try:
-            diagnostics, model = a.check(doc.source, filename)
+            diagnostics, model = self.check(doc.source, filename, (state.text, state.diagnostics, state.model))
         except Exception as exc:  # a bug in gamedsl: the server keeps answering
             log.exception("checking %s failed", uri)
             diagnostics, model = [a.Diagnostic(f"internal error in gamedsl: {type(exc).__name__}: {exc}",
                                                Span())], None
-        state.text, state.version, state.diagnostics = doc.source, doc.version, diagnostics
+        state.text, state.version, state.diagnostics, state.model = doc.source, doc.version, diagnostics, model
         if model is not None:
             try:
                 state.index = a.Index.of(model)
@@ -144,7 +144,12 @@ def did_open(ls: GameServer, params: t.DidOpenTextDocumentParams):
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
-def did_change(ls: GameServer, params: t.DidChangeTextDocumentParams):
+async def did_change(ls: GameServer, params: t.DidChangeTextDocumentParams):
+    await asyncio.sleep(0)  # the changes already received are applied first: only the newest is checked
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    if doc.version is not None and params.text_document.version is not None \
+            and doc.version != params.text_document.version:
+        return
     ls.refresh(params.text_document.uri)
 
 
