@@ -62,11 +62,14 @@ def check(text: str, filename: str) -> tuple[list[Diagnostic], m.GameModel | Non
 
 
 _STRING_OR_COMMENT = re.compile(r'"[^"\n]*"|#[^\n]*')
+_TRAILING_SPACE = re.compile(r"[ \t]+$", re.M)
 
 
 def code_of(text: str) -> str:
-    """The text with its comments blanked out (as spaces): the same program at the same positions."""
-    return _STRING_OR_COMMENT.sub(lambda x: x[0] if x[0].startswith('"') else " " * len(x[0]), text)
+    """The text without its comments, each line's code at the same columns: two texts with the same
+    code are the same program at the same positions."""
+    code = _STRING_OR_COMMENT.sub(lambda x: x[0] if x[0].startswith('"') else "", text)
+    return _TRAILING_SPACE.sub("", code)
 
 
 class Checker:
