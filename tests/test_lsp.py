@@ -283,6 +283,43 @@ async def test_hover_says_what_a_name_is_with_its_comment(client):
     _close(client, LAW)
 
 
+@pytest.mark.asyncio(loop_scope="module")
+async def test_completion_after_a_dot_and_of_names_and_keywords(client, tmp_path):
+    path = tmp_path / "law.game"
+    text = LAW.read_text(encoding="utf-8")
+    await _open(client, path, text)
+    uri = path.as_uri()
+    lines = text.split("\n")
+    k = lines.index("  me.restricted += 1")
+    typing = list(lines)
+    typing[k] = "  me.re"  # half typed: the file does not check, the names of its last good version are offered
+    await _change(client, path, "\n".join(typing), 2)
+
+    async def complete(line, character):
+        found = await client.text_document_completion_async(t.CompletionParams(
+            text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line, character)))
+        return {item.label: item for item in found.items}
+
+    after_me = await complete(k, len("  me.re"))
+    assert {"hand", "laws", "restricted", "laws_to_win"} <= set(after_me)
+    assert "draw_pile" not in after_me and "suit" not in after_me and "take_draw" not in after_me
+    assert after_me["restricted"].detail == "variable"
+    assert "K♥: Laws restricted so far" in after_me["restricted"].documentation.value
+    typing[k] = "  c."
+    await _change(client, path, "\n".join(typing), 3)
+    assert {"rank", "suit", "low", "high", "only_for"} == set(await complete(k, len("  c.")))
+    typing[k] = "  "
+    await _change(client, path, "\n".join(typing), 4)
+    anywhere = await complete(k, 2)
+    assert {"draw_pile", "applies", "take_draw", "hearts", "first_game", "count", "shuffle", "while"} <= set(anywhere)
+    assert anywhere["while"].kind == t.CompletionItemKind.Keyword
+    assert anywhere["draw_pile"].kind == t.CompletionItemKind.Field
+    typing[k] = "  # a comment: me."
+    await _change(client, path, "\n".join(typing), 5)
+    assert await complete(k, len(typing[k])) == {}
+    _close(client, path)
+
+
 def test_missing_lsp_extra_names_it():
     from gamedsl.tools.cli import missing_module_message
     assert "gamedsl[lsp]" in missing_module_message(ModuleNotFoundError(name="pygls"))

@@ -6,6 +6,7 @@ points), as in errors.Span. The server converts them to LSP's 0-based lines and 
 (`to_lsp`, `from_lsp`)."""
 from __future__ import annotations
 
+import functools
 import re
 
 import attrs
@@ -374,4 +375,57 @@ def outline(gm: m.GameModel) -> list[tuple[str, str, Span, list]]:
                     m.OptionDecl: "option", m.OptionChoiceDecl: "option", m.DefDecl: "def", m.StepsDecl: "def",
                     m.PatternDecl: "pattern", m.ModifierDecl: "modifier", m.ActionDecl: "action"}[type(d)]
             out.append((d.name, kind, d.span, []))
+    return out
+
+
+# ---- completion ------------------------------------------------------------------
+
+_WORD_BEFORE = re.compile(r"(?:([A-Za-z_][A-Za-z_0-9]*)\s*\.\s*)?([A-Za-z_0-9]*)$")
+_PLAYER_WORDS = {"me", "owner", "current", "p", "q", "player"}
+
+
+@functools.cache
+def keywords() -> tuple[str, ...]:
+    """The language's keywords: the words its grammar writes in quotes, and a zone's properties."""
+    from ..language.declarations import ZONE_PROPS
+    from ..language.grammar_file import grammar_text
+    return tuple(sorted(set(re.findall(r'"([a-z_]+)"i?', grammar_text())) | ZONE_PROPS))
+
+
+def in_comment_or_string(before: str) -> bool:
+    quoted = False
+    for ch in before:
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            return True
+    return quoted
+
+
+def completions(index: "Index | None", before: str) -> list[tuple[str, str, object]]:
+    """What may be written at the cursor, `before` being its line up to it: (name, kind, declaration
+    or None). After a dot, what a player or a card has; elsewhere every declared name, the
+    built-in names and the keywords."""
+    from ..language.context import BUILTINS
+    if in_comment_or_string(before):
+        return []
+    match = _WORD_BEFORE.search(before)
+    receiver = match[1] if match and "." in match[0] else None
+    decls = index.decls if index is not None else []
+    if receiver is not None:
+        player = [d for d in decls if isinstance(d.decl, (m.ZoneDecl, m.VarDecl, m.ParamDecl))
+                  and getattr(d.decl, "per_player", False) and not getattr(d.decl, "per_card", False)]
+        card = [d for d in decls if d.kind in ("attribute", "value table", "card variable")]
+        typed = next((d.decl.type for d in decls if d.name == receiver and isinstance(d.decl, m.VarDecl)), None)
+        if receiver in _PLAYER_WORDS or typed == "player":
+            chosen = player
+        elif receiver == "c" or typed == "card":
+            chosen = card
+        else:
+            chosen = player + card
+        return [(d.name, d.kind, d) for d in chosen]
+    out = [(d.name, d.kind, d) for d in decls]
+    seen = {d.name for d in decls}
+    out += [(name, "built-in", None) for name in sorted(BUILTINS) if name not in seen]
+    out += [(word, "keyword", None) for word in keywords() if word not in seen and word not in BUILTINS]
     return out

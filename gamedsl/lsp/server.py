@@ -1,6 +1,6 @@
 """`gamedsl lsp`: a Language Server Protocol server over stdio (pygls), serving what the checker
-knows about a .game file: diagnostics as you type, an outline, go to definition, find references
-and hover. See docs/editors.md."""
+knows about a .game file: diagnostics as you type, an outline, go to definition, find references,
+hover and completion. See docs/editors.md."""
 from __future__ import annotations
 
 import asyncio
@@ -232,6 +232,34 @@ def hover(ls: GameServer, params: t.HoverParams):
         return None
     text = "\n\n".join(a.describe(state.index.model, d) for d in decls)
     return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text))
+
+
+_COMPLETION_KINDS = {"zone": t.CompletionItemKind.Field, "variable": t.CompletionItemKind.Variable,
+                     "card variable": t.CompletionItemKind.Field, "parameter": t.CompletionItemKind.Constant,
+                     "option": t.CompletionItemKind.Constant, "option value": t.CompletionItemKind.EnumMember,
+                     "attribute": t.CompletionItemKind.Enum, "value": t.CompletionItemKind.EnumMember,
+                     "value table": t.CompletionItemKind.Property, "def": t.CompletionItemKind.Function,
+                     "pattern": t.CompletionItemKind.Struct, "modifier": t.CompletionItemKind.Interface,
+                     "action": t.CompletionItemKind.Method, "built-in": t.CompletionItemKind.Function,
+                     "keyword": t.CompletionItemKind.Keyword}
+
+
+@server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=["."]))
+def completion(ls: GameServer, params: t.CompletionParams):
+    uri = params.text_document.uri
+    state = ls.docs.get(uri)
+    lines = ls.workspace.get_text_document(uri).source.split("\n")
+    line, col = a.from_lsp(lines, params.position.line, params.position.character)
+    before = lines[line - 1][:col - 1] if line <= len(lines) else ""
+    index = state.index if state is not None else None
+    items = []
+    for name, kind, d in a.completions(index, before):
+        doc = a.describe(index.model, d) if d is not None else None
+        items.append(t.CompletionItem(
+            label=name, kind=_COMPLETION_KINDS.get(kind, t.CompletionItemKind.Text), detail=kind,
+            documentation=t.MarkupContent(kind=t.MarkupKind.Markdown, value=doc) if doc else None,
+            sort_text=("0" if d is not None else "1" if kind == "built-in" else "2") + name))
+    return t.CompletionList(is_incomplete=False, items=items)
 
 
 def main() -> int:
