@@ -320,6 +320,37 @@ async def test_completion_after_a_dot_and_of_names_and_keywords(client, tmp_path
     _close(client, path)
 
 
+@pytest.mark.asyncio(loop_scope="module")
+async def test_random_edits_of_every_game_never_stop_the_server_answering(client, tmp_path):
+    """Cut, garble and half-type the seed games: every change gets its diagnostics, and every
+    request an answer (an error of the server would fail the request, and so the test)."""
+    import random
+    rng = random.Random(31)
+    pieces = ["{", "}", "(", ".", '"', "#", " x", "me.", "🃏", "\n", "zone", "==", "c.", "«ЛОЛ!»"]
+    for n, game in enumerate(sorted(GAMES.glob("*.game"))):
+        path = tmp_path / game.name
+        text = game.read_text(encoding="utf-8")
+        await _open(client, path, text)
+        uri = path.as_uri()
+        for v in range(2, 6):
+            i = rng.randrange(len(text))
+            j = min(len(text), i + rng.randrange(40))
+            text = rng.choice([text[:i] + text[j:], text[:i] + rng.choice(pieces) + text[i:],
+                               text[:i] + text[i:j][::-1] + text[j:]])
+            await _change(client, path, text, v)
+            lines = text.split("\n")
+            k = rng.randrange(len(lines))
+            pos = t.Position(k, rng.randrange(len(lines[k]) + 2))
+            doc = t.TextDocumentIdentifier(uri=uri)
+            await client.text_document_document_symbol_async(t.DocumentSymbolParams(text_document=doc))
+            await client.text_document_hover_async(t.HoverParams(text_document=doc, position=pos))
+            await client.text_document_definition_async(t.DefinitionParams(text_document=doc, position=pos))
+            await client.text_document_references_async(t.ReferenceParams(
+                text_document=doc, position=pos, context=t.ReferenceContext(include_declaration=True)))
+            await client.text_document_completion_async(t.CompletionParams(text_document=doc, position=pos))
+        _close(client, path)
+
+
 def test_missing_lsp_extra_names_it():
     from gamedsl.tools.cli import missing_module_message
     assert "gamedsl[lsp]" in missing_module_message(ModuleNotFoundError(name="pygls"))

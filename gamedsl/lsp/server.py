@@ -56,11 +56,13 @@ class GameServer(LanguageServer):
         doc = self.docs.get(uri)
         if doc is None:
             return []
-        if span.file and doc.index is not None:
+        if doc.index is None:
+            return doc.text.split("\n")
+        if span.file:
             sources = dict(doc.index.model.sources)
             if span.file in sources:
                 return sources[span.file].split("\n")
-        return doc.text.split("\n")
+        return doc.index.model.text.split("\n")  # the spans of the index are of the text that parsed last
 
     def range_of(self, lines: list[str], span: Span) -> t.Range:
         if not span.line:
@@ -177,7 +179,7 @@ def document_symbol(ls: GameServer, params: t.DocumentSymbolParams):
     state = ls.docs.get(params.text_document.uri)
     if state is None or state.index is None:
         return []
-    lines = state.text.split("\n")
+    lines = state.index.model.text.split("\n")  # the text that parsed last, which the spans are of
     entries = a.outline(state.index.model)
 
     def symbol(name, kind, span, kids, last_line):
@@ -191,7 +193,7 @@ def document_symbol(ls: GameServer, params: t.DocumentSymbolParams):
 
     out = []
     for i, (name, kind, span, kids) in enumerate(entries):
-        following = entries[i + 1][2].line - 2 if i + 1 < len(entries) else len(lines) - 1
+        following = min(entries[i + 1][2].line - 2 if i + 1 < len(entries) else len(lines) - 1, len(lines) - 1)
         while following > span.line - 1 and not lines[following].strip():
             following -= 1  # the blank lines before the next declaration are not this one's
         out.append(symbol(name, kind, span, kids, following))
