@@ -156,14 +156,26 @@ async def test_an_error_in_the_base_of_a_variant_is_shown_on_its_extends(client,
     base.write_text(LAW.read_text(encoding="utf-8").replace("  me.restricted += 1", "  me.restrictd += 1"),
                     encoding="utf-8")
     variant = tmp_path / "first.game"
-    variant.write_text('extends "law.game"\ngame "Law, first game"\n', encoding="utf-8")
+    variant.write_text('# a comment\n\nextends "law.game"   # its base\ngame "Law, first game"\n', encoding="utf-8")
     found = await _open(client, variant)
     assert len(found) == 1, found
     d = found[0]
-    assert d.range.start.line == 0 and "law.game:713:6" in d.message and "restrictd" in d.message
+    assert d.range == t.Range(t.Position(2, 8), t.Position(2, 18))  # on its `extends "law.game"`
+    assert "law.game:713:6" in d.message and "restrictd" in d.message
     [related] = d.related_information
     assert related.location.uri == base.as_uri()
     assert related.location.range.start == t.Position(712, 5)
+    [loc] = await client.text_document_definition_async(t.DefinitionParams(
+        text_document=t.TextDocumentIdentifier(uri=variant.as_uri()), position=t.Position(2, 12)))
+    assert loc.uri == base.as_uri()  # from `extends "law.game"` to the base
+    # a syntax error in the base: shown on the variant's `extends` too
+    base.write_text(LAW.read_text(encoding="utf-8").replace("zone hand per player: owner", "zone hand per: owner"),
+                    encoding="utf-8")
+    client.text_document_did_save(t.DidSaveTextDocumentParams(text_document=t.TextDocumentIdentifier(
+        uri=variant.as_uri())))
+    found = await _diagnostics(client, lambda: variant.as_uri())
+    assert found and all(d.range.start.line == 2 and d.message.startswith("law.game:93:") for d in found), found
+    assert found[0].related_information[0].location.uri == base.as_uri()
     _close(client, variant)
 
 
@@ -317,6 +329,41 @@ async def test_completion_after_a_dot_and_of_names_and_keywords(client, tmp_path
     typing[k] = "  # a comment: me."
     await _change(client, path, "\n".join(typing), 5)
     assert await complete(k, len(typing[k])) == {}
+    _close(client, path)
+
+
+def _apply(text: str, edits) -> str:
+    lines = text.split("\n")
+    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        assert e.range.start.line == e.range.end.line
+        line = lines[e.range.start.line]  # ASCII lines: UTF-16 columns are characters
+        lines[e.range.start.line] = line[:e.range.start.character] + e.new_text + line[e.range.end.character:]
+    return "\n".join(lines)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_rename_a_variable_across_the_file_and_refuse_a_clash(client, tmp_path):
+    from pygls.exceptions import JsonRpcException
+    path = tmp_path / "law.game"
+    text = LAW.read_text(encoding="utf-8")
+    await _open(client, path, text)
+    doc = t.TextDocumentIdentifier(uri=path.as_uri())
+    line = text.split("\n").index("  me.restricted += 1") + 1
+    pos = _pos(text, line, "restricted")
+    ready = await client.text_document_prepare_rename_async(t.PrepareRenameParams(text_document=doc, position=pos))
+    assert ready.placeholder == "restricted" and ready.range.start == t.Position(line - 1, 5)
+    edit = await client.text_document_rename_async(t.RenameParams(text_document=doc, position=pos,
+                                                                  new_name="restricted_so_far"))
+    renamed = _apply(text, edit.changes[doc.uri])
+    assert len(edit.changes[doc.uri]) == len(re.findall(r"\brestricted\b", "\n".join(
+        re.sub(r'#.*|"[^"]*"', "", x) for x in text.split("\n"))))
+    assert "restricted_so_far += 1" in renamed and "hidden var restricted_so_far per player = 0" in renamed
+    assert await _change(client, path, renamed, 2) == []  # the renamed game still checks
+    pos = _pos(renamed, line, "restricted_so_far")
+    for clash, why in [("hand", "already the name of a zone"), ("p", "already a name in a rule"),
+                       ("while", "a word of the language"), ("two words", "not a name")]:
+        with pytest.raises(JsonRpcException, match=why):
+            await client.text_document_rename_async(t.RenameParams(text_document=doc, position=pos, new_name=clash))
     _close(client, path)
 
 

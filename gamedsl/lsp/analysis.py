@@ -50,13 +50,13 @@ def check(text: str, filename: str) -> tuple[list[Diagnostic], m.GameModel | Non
     try:
         model = build(text, filename, bases(text, filename))
     except SourceError as exc:
-        return list(exc.diagnostics), None
+        return _in_file(exc, filename), None
     except GamedslError as exc:
         return [Diagnostic(str(exc), Span())], None
     try:
         compile_model(model)
     except SourceError as exc:
-        return list(exc.diagnostics), model
+        return _in_file(exc, filename), model
     except GamedslError as exc:
         return [Diagnostic(str(exc), Span())], model
     return [], model
@@ -99,6 +99,29 @@ class Checker:
         while len(self.memo) > self.KEEP:
             del self.memo[next(iter(self.memo))]
         return found
+
+
+_EXTENDS = re.compile(r'(?<![\w.])extends\s+("([^"\n]*)")')
+
+
+def extends_of(text: str) -> tuple[Span, str] | None:
+    """Where a variant's `extends "FILE"` writes its FILE (quotes included), and FILE; None if it has none."""
+    code = _STRING_OR_COMMENT.sub(lambda x: x[0] if x[0].startswith('"') else " " * len(x[0]), text)
+    match = _EXTENDS.search(code)
+    if match is None:
+        return None
+    line = code.count("\n", 0, match.start(1)) + 1
+    column = match.start(1) - (code.rfind("\n", 0, match.start(1)) + 1) + 1
+    return Span(line, column, line, column + len(match[1])), match[2]
+
+
+def _in_file(exc: SourceError, filename: str) -> list[Diagnostic]:
+    """The diagnostics of an error, each marked with its file when not `filename` (a syntax error
+    in the base of a variant is the base's SourceError, its spans without a file)."""
+    if exc.filename == filename:
+        return list(exc.diagnostics)
+    return [d if d.span.file else attrs.evolve(d, span=attrs.evolve(d.span, file=exc.filename))
+            for d in exc.diagnostics]
 
 
 # ---- declarations and uses ---------------------------------------------------
@@ -236,6 +259,46 @@ class Index:
 
     def references(self, name: str) -> list[Use]:
         return [u for u in self.uses if u.name == name]
+
+
+# ---- rename ------------------------------------------------------------------
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+
+
+def local_names(gm: m.GameModel) -> set[str]:
+    """The names the rules bind for themselves: parameters, `let`, `for each`, an event's card..."""
+    out = set()
+    for x in m.walk(gm.decls):
+        if isinstance(x, (m.DefDecl, m.StepsDecl)):
+            out.update(x.params)
+        elif isinstance(x, m.ActionDecl) and x.param:
+            out.add(x.param)
+        elif isinstance(x, m.Let):
+            out.add(x.name)
+        elif isinstance(x, (m.ForEach, m.Places)) or (isinstance(x, m.Event) and x.var):
+            out.add(x.var)
+        elif isinstance(x, m.Call) and x.for_var:
+            out.add(x.for_var)
+    return out
+
+
+def rename_problem(index: "Index", name: str, new: str) -> str | None:
+    """Why `name` cannot be renamed `new` in this document, or None if it can."""
+    from ..language.context import BUILTINS
+    if not _IDENTIFIER.fullmatch(new):
+        return f"'{new}' is not a name: a letter or '_', then letters, digits or '_'"
+    if new in keywords() or new in BUILTINS:
+        return f"'{new}' is a word of the language"
+    if new != name and new in index.by_name:
+        d = index.by_name[new][0]
+        return f"'{new}' is already the name of a {d.kind} (line {d.span.line})"
+    if new != name and new in local_names(index.model):
+        return f"'{new}' is already a name in a rule (a parameter, 'let' or 'for each'): the rule would change"
+    elsewhere = sorted({d.span.file for d in index.by_name.get(name, []) if d.span.file})
+    if elsewhere:
+        return f"'{name}' is declared in {elsewhere[0]}: rename it there"
+    return None
 
 
 # ---- hover -------------------------------------------------------------------

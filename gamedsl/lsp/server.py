@@ -1,6 +1,6 @@
 """`gamedsl lsp`: a Language Server Protocol server over stdio (pygls), serving what the checker
 knows about a .game file: diagnostics as you type, an outline, go to definition, find references,
-hover and completion. See docs/editors.md."""
+rename, hover and completion. See docs/editors.md."""
 from __future__ import annotations
 
 import asyncio
@@ -10,6 +10,7 @@ import time
 
 import attrs
 from lsprotocol import types as t
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -105,9 +106,8 @@ class GameServer(LanguageServer):
         lines = state.text.split("\n")
         own = os.path.normpath(self.filename(uri))
         out = []
-        extends = None
-        if state.index is not None:
-            extends = next((d.span for d in state.index.model.decls if isinstance(d, a.m.ExtendsDecl)), None)
+        found = a.extends_of(state.text)
+        extends = found[0] if found else None
         for d in state.diagnostics:
             severity = t.DiagnosticSeverity.Warning if d.severity == "warning" else t.DiagnosticSeverity.Error
             related = None
@@ -116,7 +116,11 @@ class GameServer(LanguageServer):
             if span.file and os.path.normpath(span.file) != own:
                 # in a file the variant extends: shown on the variant's `extends`, linked to the place
                 related = [t.DiagnosticRelatedInformation(self.location(uri, span), d.message)]
-                message = f"{span.file}:{span.line}:{span.column}: {d.message}"
+                try:
+                    shown = os.path.relpath(span.file, os.path.dirname(own) or ".")
+                except ValueError:  # another drive
+                    shown = span.file
+                message = f"{shown}:{span.line}:{span.column}: {d.message}"
                 span = extends or Span()
             if d.hint:
                 message += f"\nhint: {d.hint}"
@@ -135,6 +139,20 @@ class GameServer(LanguageServer):
         line, col = a.from_lsp(lines, position.line, position.character)
         found = state.index.at(line, col)
         return state, found
+
+
+    def base_at(self, uri: str, position: t.Position):
+        """On a variant's `extends "FILE"`: the base file, to go to."""
+        from ..language.variant import base_name
+        state = self.docs.get(uri)
+        found = a.extends_of(state.text) if state is not None else None
+        if found is None:
+            return None
+        rng = self.range_of(state.text.split("\n"), found[0])
+        if not rng.start <= position <= rng.end:
+            return None
+        path = os.path.abspath(base_name(self.filename(uri), found[1]))
+        return [t.Location(uri=from_fs_path(path) or uri, range=t.Range(t.Position(0, 0), t.Position(0, 0)))]
 
 
 server = GameServer()
@@ -204,7 +222,7 @@ def document_symbol(ls: GameServer, params: t.DocumentSymbolParams):
 def definition(ls: GameServer, params: t.DefinitionParams):
     state, found = ls.name_at(params.text_document.uri, params.position)
     if not found:
-        return None
+        return ls.base_at(params.text_document.uri, params.position)
     name, dotted = found
     return [ls.location(params.text_document.uri, d.span) for d in state.index.definitions(name, dotted)]
 
@@ -221,6 +239,45 @@ def references(ls: GameServer, params: t.ReferenceParams):
         out += [ls.location(uri, d.span) for d in state.index.definitions(name, dotted)]
     out += [ls.location(uri, u.span) for u in state.index.references(name)]
     return out
+
+
+@server.feature(t.TEXT_DOCUMENT_PREPARE_RENAME)
+def prepare_rename(ls: GameServer, params: t.PrepareRenameParams):
+    state, found = ls.name_at(params.text_document.uri, params.position)
+    if not found or state.model is None:
+        return None
+    name, dotted = found
+    problem = a.rename_problem(state.index, name, name)
+    if problem:
+        raise JsonRpcException(problem, code=t.LSPErrorCodes.RequestFailed)
+    for span in [d.span for d in state.index.definitions(name, dotted)] + \
+            [u.span for u in state.index.references(name)]:
+        rng = ls.range_of(state.text.split("\n"), span)
+        if not span.file and rng.start <= params.position <= rng.end:
+            return t.PrepareRenamePlaceholder(range=rng, placeholder=name)
+    return None
+
+
+@server.feature(t.TEXT_DOCUMENT_RENAME)
+def rename(ls: GameServer, params: t.RenameParams):
+    """Every place the name is written, in this document; refused while the document does not
+    check (its index may be of an older text) and when the new name would clash."""
+    uri = params.text_document.uri
+    state, found = ls.name_at(uri, params.position)
+    if not found:
+        return None
+    if state.model is None:
+        raise JsonRpcException("the file does not parse: fix its syntax errors first",
+                               code=t.LSPErrorCodes.RequestFailed)
+    name, dotted = found
+    problem = a.rename_problem(state.index, name, params.new_name)
+    if problem:
+        raise JsonRpcException(problem, code=t.LSPErrorCodes.RequestFailed)
+    lines = state.text.split("\n")
+    spans = {d.span for d in state.index.definitions(name)} | {u.span for u in state.index.references(name)}
+    edits = [t.TextEdit(range=ls.range_of(lines, span), new_text=params.new_name)
+             for span in sorted(spans, key=lambda x: (x.line, x.column)) if not span.file]
+    return t.WorkspaceEdit(changes={uri: edits})
 
 
 @server.feature(t.TEXT_DOCUMENT_HOVER)
