@@ -242,6 +242,29 @@ async def test_references_of_a_def_many_laws_read(client):
 
 
 @pytest.mark.asyncio(loop_scope="module")
+async def test_a_local_of_the_name_of_a_value_table_is_not_it(client):
+    """Laus reads its value table `points` as `c.points`, and names a `let points` too."""
+    path = GAMES / "laus.game"
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    await _open(client, path)
+    doc = t.TextDocumentIdentifier(uri=path.as_uri())
+    decl = next(i for i, x in enumerate(lines) if x.startswith("value points:")) + 1
+    refs = await client.text_document_references_async(t.ReferenceParams(
+        text_document=doc, position=_pos(text, decl, "points"), context=t.ReferenceContext(include_declaration=False)))
+    code = [re.sub(r'#.*|"[^"]*"', lambda m: " " * len(m[0]), x) for x in lines]
+    dotted = {(i, m.start() + 1) for i, x in enumerate(code) for m in re.finditer(r"\.points\b", x)}
+    assert {(r.range.start.line, r.range.start.character) for r in refs} == dotted and dotted
+    local = next(i for i, x in enumerate(lines) if "let points = " in x) + 3  # (1-based) two lines on: read
+    assert await client.text_document_hover_async(t.HoverParams(
+        text_document=doc, position=_pos(text, local, "points"))) is None
+    with pytest.raises(Exception, match="binds for itself"):
+        await client.text_document_rename_async(t.RenameParams(
+            text_document=doc, position=_pos(text, local, "points"), new_name="pts"))
+    _close(client, path)
+
+
+@pytest.mark.asyncio(loop_scope="module")
 async def test_definition_of_zones_actions_values_and_attributes(client):
     text = LAW.read_text(encoding="utf-8")
     lines = text.split("\n")

@@ -252,13 +252,26 @@ class Index:
         return None
 
     def definitions(self, name: str, dotted: bool = False) -> list[Declared]:
-        found = self.by_name.get(name, [])
-        if dotted:  # after a dot: a zone, a variable, an attribute... never an action or a def
-            found = [d for d in found if d.kind in DOTTED_KINDS] or found
-        return found
+        """The declarations a name written here may be: after a dot, what a player or card has
+        (never an action or a def); without one, anything but what only a dot reads (a value
+        table, a per-card variable: a bare `points` is a local of that name)."""
+        return [d for d in self.by_name.get(name, []) if _reads(dotted, d.kind)]
 
-    def references(self, name: str) -> list[Use]:
-        return [u for u in self.uses if u.name == name]
+    def references(self, name: str, dotted: bool | None = None) -> list[Use]:
+        """The uses of the name; given where it was found (`dotted`), those that may be the same
+        declarations."""
+        if dotted is None:
+            return [u for u in self.uses if u.name == name]
+        kinds = {d.kind for d in self.definitions(name, dotted)}
+        return [u for u in self.uses if u.name == name and any(_reads(u.dotted, k) for k in kinds)]
+
+
+DOT_ONLY_KINDS = {"value table", "card variable"}
+
+
+def _reads(dotted: bool, kind: str) -> bool:
+    """Whether a name written with (or without) a dot before it may be a declaration of this kind."""
+    return kind in DOTTED_KINDS if dotted else kind not in DOT_ONLY_KINDS
 
 
 # ---- rename ------------------------------------------------------------------

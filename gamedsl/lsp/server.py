@@ -237,7 +237,7 @@ def references(ls: GameServer, params: t.ReferenceParams):
     out = []
     if params.context.include_declaration:
         out += [ls.location(uri, d.span) for d in state.index.definitions(name, dotted)]
-    out += [ls.location(uri, u.span) for u in state.index.references(name)]
+    out += [ls.location(uri, u.span) for u in state.index.references(name, dotted)]
     return out
 
 
@@ -247,11 +247,13 @@ def prepare_rename(ls: GameServer, params: t.PrepareRenameParams):
     if not found or state.model is None:
         return None
     name, dotted = found
+    if not state.index.definitions(name, dotted):
+        return None
     problem = a.rename_problem(state.index, name, name)
     if problem:
         raise JsonRpcException(problem, code=t.LSPErrorCodes.RequestFailed)
     for span in [d.span for d in state.index.definitions(name, dotted)] + \
-            [u.span for u in state.index.references(name)]:
+            [u.span for u in state.index.references(name, dotted)]:
         rng = ls.range_of(state.text.split("\n"), span)
         if not span.file and rng.start <= params.position <= rng.end:
             return t.PrepareRenamePlaceholder(range=rng, placeholder=name)
@@ -270,11 +272,15 @@ def rename(ls: GameServer, params: t.RenameParams):
         raise JsonRpcException("the file does not parse: fix its syntax errors first",
                                code=t.LSPErrorCodes.RequestFailed)
     name, dotted = found
+    if not state.index.definitions(name, dotted):
+        raise JsonRpcException(f"'{name}' here is a name the rule binds for itself: only declared names are renamed",
+                               code=t.LSPErrorCodes.RequestFailed)
     problem = a.rename_problem(state.index, name, params.new_name)
     if problem:
         raise JsonRpcException(problem, code=t.LSPErrorCodes.RequestFailed)
     lines = state.text.split("\n")
-    spans = {d.span for d in state.index.definitions(name)} | {u.span for u in state.index.references(name)}
+    spans = {d.span for d in state.index.definitions(name, dotted)} | \
+        {u.span for u in state.index.references(name, dotted)}
     edits = [t.TextEdit(range=ls.range_of(lines, span), new_text=params.new_name)
              for span in sorted(spans, key=lambda x: (x.line, x.column)) if not span.file]
     return t.WorkspaceEdit(changes={uri: edits})
