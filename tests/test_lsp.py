@@ -418,7 +418,31 @@ async def test_random_edits_of_every_game_never_stop_the_server_answering(client
             await client.text_document_references_async(t.ReferenceParams(
                 text_document=doc, position=pos, context=t.ReferenceContext(include_declaration=True)))
             await client.text_document_completion_async(t.CompletionParams(text_document=doc, position=pos))
+            await client.text_document_semantic_tokens_full_async(t.SemanticTokensParams(text_document=doc))
         _close(client, path)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_semantic_tokens_colour_names_by_kind(client):
+    text = (GAMES / "lol.game").read_text(encoding="utf-8")
+    await _open(client, GAMES / "lol.game")
+    doc = t.TextDocumentIdentifier(uri=(GAMES / "lol.game").as_uri())
+    result = await client.text_document_semantic_tokens_full_async(t.SemanticTokensParams(text_document=doc))
+    from gamedsl.lsp.analysis import TOKEN_MODIFIERS, TOKEN_TYPES
+    lines, found, line, col = text.split("\n"), {}, 0, 0
+    data = result.data
+    for i in range(0, len(data), 5):
+        line, col = line + data[i], (col if data[i] == 0 else 0) + data[i + 1]
+        units = lines[line].encode("utf-16-le")[2 * col:2 * (col + data[i + 2])].decode("utf-16-le")
+        mods = tuple(m for k, m in enumerate(TOKEN_MODIFIERS) if data[i + 4] >> k & 1)
+        found.setdefault(units, set()).add((TOKEN_TYPES[data[i + 3]], mods))
+    assert ("struct", ("declaration",)) in found["hand"] and ("struct", ()) in found["hand"]
+    assert ("method", ("declaration",)) in found["call_lol"]
+    assert ("keyword", ()) in found["action"] and ("keyword", ()) in found["anytime"]
+    assert ("function", ("defaultLibrary",)) in found["count"]
+    assert ('"ЛОЛ! +4"', {("string", ())}) in found.items()
+    assert "#    colour; four «ЛОЛ!» (+4) and four «ИМХО!» jokers: 108 cards." in found  # a comment, whole
+    _close(client, GAMES / "lol.game")
 
 
 def test_missing_lsp_extra_names_it():

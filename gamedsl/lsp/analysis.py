@@ -505,3 +505,71 @@ def completions(index: "Index | None", before: str) -> list[tuple[str, str, obje
     out += [(name, "built-in", None) for name in sorted(BUILTINS) if name not in seen]
     out += [(word, "keyword", None) for word in keywords() if word not in seen and word not in BUILTINS]
     return out
+
+
+# ---- semantic tokens ------------------------------------------------------------
+
+TOKEN_TYPES = ("keyword", "comment", "string", "number", "struct", "variable", "property", "enum", "enumMember",
+               "function", "method", "type", "interface")
+TOKEN_MODIFIERS = ("declaration", "readonly", "defaultLibrary")
+_KIND_TOKEN = {"zone": ("struct", ()), "variable": ("variable", ()), "parameter": ("variable", ()),
+               "option": ("variable", ("readonly",)), "card variable": ("property", ()),
+               "value table": ("property", ("readonly",)), "attribute": ("enum", ()), "value": ("enumMember", ()),
+               "option value": ("enumMember", ()), "def": ("function", ()), "action": ("method", ()),
+               "pattern": ("type", ()), "modifier": ("interface", ())}
+_LEX = re.compile(r'(?P<comment>#.*)|(?P<string>"[^"\n]*"?)|(?P<number>\b\d+\b)|(?P<word>[A-Za-z_]\w*)')
+_BRACED = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
+
+
+def semantic_tokens(text: str, index: "Index | None") -> list[tuple[int, int, int, str, tuple]]:
+    """(line, column, length, token type, modifiers) of the text's words, comments, strings and
+    numbers, in order; 1-based lines and character columns. A declared name is coloured by its
+    kind (at its declaration with the modifier 'declaration'), a local name not at all; the
+    values in a message's braces are read as code."""
+    from ..language.context import BUILTINS
+    kinds: dict = {}
+    if index is not None and index.model.text == text:
+        for u in index.uses:
+            if not u.span.file:
+                found = index.definitions(u.name, u.dotted)
+                if found:
+                    kinds[(u.span.line, u.span.column)] = (found[0].kind, False)
+        for d in index.decls:
+            if not d.span.file:
+                kinds[(d.span.line, d.span.column)] = (d.kind, True)
+    words = set(keywords())
+    out = []
+
+    def lex(line_no: int, src: str, offset: int):
+        for match in _LEX.finditer(src):
+            group, column = match.lastgroup, offset + match.start() + 1
+            if group == "string":
+                last = 0
+                body = match[0]
+                for brace in _BRACED.finditer(body):
+                    if brace[0] in ("{{", "}}"):
+                        continue
+                    out.append((line_no, column + last, brace.start() + 1 - last, "string", ()))
+                    lex(line_no, brace[0][1:-1], column + brace.start())
+                    last = brace.end() - 1
+                out.append((line_no, column + last, len(body) - last, "string", ()))
+            elif group == "word":
+                known = kinds.get((line_no, column))
+                if known is None and index is not None:  # a text that does not parse: by name alone
+                    dotted = src[:match.start()].rstrip().endswith(".")
+                    found = index.definitions(match[0], dotted)
+                    known = (found[0].kind, False) if found else None
+                if known is not None:
+                    kind, declared = known
+                    token, mods = _KIND_TOKEN.get(kind, ("variable", ()))
+                    out.append((line_no, column, len(match[0]), token, mods + (("declaration",) if declared else ())))
+                elif match[0] in words:
+                    out.append((line_no, column, len(match[0]), "keyword", ()))
+                elif match[0] in BUILTINS:
+                    out.append((line_no, column, len(match[0]), "function", ("defaultLibrary",)))
+            else:
+                out.append((line_no, column, len(match[0]), group, ()))
+
+    for k, src in enumerate(text.split("\n"), 1):
+        lex(k, src, 0)
+    return [x for x in out if x[2] > 0]

@@ -1,6 +1,6 @@
 """`gamedsl lsp`: a Language Server Protocol server over stdio (pygls), serving what the checker
 knows about a .game file: diagnostics as you type, an outline, go to definition, find references,
-rename, hover and completion. See docs/editors.md."""
+rename, hover, completion and semantic tokens. See docs/editors.md."""
 from __future__ import annotations
 
 import asyncio
@@ -325,6 +325,26 @@ def completion(ls: GameServer, params: t.CompletionParams):
             documentation=t.MarkupContent(kind=t.MarkupKind.Markdown, value=doc) if doc else None,
             sort_text=("0" if d is not None else "1" if kind == "built-in" else "2") + name))
     return t.CompletionList(is_incomplete=False, items=items)
+
+
+@server.feature(t.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
+                t.SemanticTokensLegend(token_types=list(a.TOKEN_TYPES), token_modifiers=list(a.TOKEN_MODIFIERS)))
+def semantic_tokens(ls: GameServer, params: t.SemanticTokensParams):
+    uri = params.text_document.uri
+    text = ls.workspace.get_text_document(uri).source
+    state = ls.docs.get(uri)
+    lines = text.split("\n")
+    data: list[int] = []
+    last_line = last_col = 0
+    for line, column, length, kind, mods in a.semantic_tokens(text, state.index if state else None):
+        src = lines[line - 1]
+        col = a.utf16_len(src[:column - 1])
+        size = a.utf16_len(src[column - 1:column - 1 + length])
+        delta_line = line - 1 - last_line
+        data += [delta_line, col - last_col if delta_line == 0 else col, size, a.TOKEN_TYPES.index(kind),
+                 sum(1 << a.TOKEN_MODIFIERS.index(m) for m in mods)]
+        last_line, last_col = line - 1, col
+    return t.SemanticTokens(data=data)
 
 
 def main() -> int:
