@@ -71,6 +71,12 @@ def _pos(text: str, line: int, word: str, nth: int = 0) -> t.Position:
     return t.Position(line - 1, starts[nth] + 1)
 
 
+def _start(text: str, line: int, word: str, nth: int = 0) -> t.Position:
+    """Where the nth `word` on 1-based line `line` starts."""
+    inside = _pos(text, line, word, nth)
+    return t.Position(inside.line, inside.character - 1)
+
+
 # ---- diagnostics
 
 @pytest.mark.asyncio(loop_scope="module")
@@ -255,13 +261,42 @@ async def test_a_local_of_the_name_of_a_value_table_is_not_it(client):
     code = [re.sub(r'#.*|"[^"]*"', lambda m: " " * len(m[0]), x) for x in lines]
     dotted = {(i, m.start() + 1) for i, x in enumerate(code) for m in re.finditer(r"\.points\b", x)}
     assert {(r.range.start.line, r.range.start.character) for r in refs} == dotted and dotted
-    local = next(i for i, x in enumerate(lines) if "let points = " in x) + 3  # (1-based) two lines on: read
-    assert await client.text_document_hover_async(t.HoverParams(
-        text_document=doc, position=_pos(text, local, "points"))) is None
+    let = next(i for i, x in enumerate(lines) if "let points = " in x) + 1
+    local = let + 2  # two lines on, it is read
+    h = await client.text_document_hover_async(t.HoverParams(text_document=doc, position=_pos(text, local, "points")))
+    assert h.contents.value.startswith("`points`: let")
+    [loc] = await client.text_document_definition_async(t.DefinitionParams(
+        text_document=doc, position=_pos(text, local, "points")))
+    assert loc.range.start == _start(text, let, "points")
     with pytest.raises(Exception, match="binds for itself"):
         await client.text_document_rename_async(t.RenameParams(
             text_document=doc, position=_pos(text, local, "points"), new_name="pts"))
     _close(client, path)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_names_a_rule_binds_go_to_their_binding(client):
+    text = LAW.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    await _open(client, LAW)
+    doc = t.TextDocumentIdentifier(uri=LAW.as_uri())
+    applies = next(i for i, x in enumerate(lines) if x.startswith("def applies(p, c)")) + 1
+    for word, uses in [("c", 3), ("p", 1)]:  # def applies(p, c) = c in laws and (... or c.only_for == p)
+        refs = await client.text_document_references_async(t.ReferenceParams(
+            text_document=doc, position=_pos(text, applies, word), context=t.ReferenceContext(include_declaration=True)))
+        assert len(refs) == 1 + uses and all(r.range.start.line == applies - 1 for r in refs)
+        h = await client.text_document_hover_async(t.HoverParams(text_document=doc, position=_pos(text, applies, word, 1)))
+        assert h.contents.value.startswith(f"`{word}`: parameter of def applies")
+    # `on move c to p.laws`: c is the card, p the owner of the zone, for the whole trigger
+    on = next(i for i, x in enumerate(lines) if x.startswith("on move c to p.laws if c == card(K, hearts)")) + 1
+    [loc] = await client.text_document_definition_async(t.DefinitionParams(
+        text_document=doc, position=_pos(text, on + 2, "p")))
+    assert loc.range.start == _start(text, on, "p")
+    ask = next(i for i, x in enumerate(lines) if x.startswith("action ask_for")) + 1
+    [loc] = await client.text_document_definition_async(t.DefinitionParams(
+        text_document=doc, position=_pos(text, ask + 2, "c")))
+    assert loc.range.start == _start(text, ask, "c")
+    _close(client, LAW)
 
 
 @pytest.mark.asyncio(loop_scope="module")
@@ -440,6 +475,7 @@ async def test_semantic_tokens_colour_names_by_kind(client):
     assert ("method", ("declaration",)) in found["call_lol"]
     assert ("keyword", ()) in found["action"] and ("keyword", ()) in found["anytime"]
     assert ("function", ("defaultLibrary",)) in found["count"]
+    assert ("parameter", ("declaration",)) in found["p"] and ("parameter", ()) in found["p"]  # a rule's own names
     assert ('"ЛОЛ! +4"', {("string", ())}) in found.items()
     assert "#    colour; four «ЛОЛ!» (+4) and four «ИМХО!» jokers: 108 cards." in found  # a comment, whole
     _close(client, GAMES / "lol.game")

@@ -223,6 +223,134 @@ def _contains(span: Span, line: int, column: int) -> bool:
     return span.line == line == span.end_line and span.column <= column <= span.end_column
 
 
+# ---- names a rule binds for itself ----------------------------------------------
+
+_AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst", "filter", "sorted", "list"}
+
+
+@attrs.frozen
+class Local:
+    """A name a rule binds: where (the binding's span), what binds it ('parameter of def applies')."""
+
+    name: str
+    span: Span
+    what: str
+
+
+class _Locals:
+    """Walks the rules with the names in scope, pairing each use of a local with its binding."""
+
+    def __init__(self, gm: m.GameModel, declared):
+        self.lines = {"": code_of_strings(gm.text).split("\n")}
+        self.raw = {"": gm.text.split("\n")}
+        for name, text in gm.sources:
+            self.lines[name] = code_of_strings(text).split("\n")
+            self.raw[name] = text.split("\n")
+        self.declared = declared
+        self.uses: dict = {}  # use span -> Local
+        self.bindings: list[Local] = []
+
+    def find(self, name: str, after: Span, what: str, first_after: str = "") -> Local | None:
+        """The binding of `name` written on the line of `after`, from its start (after the word
+        `first_after` when given)."""
+        for lines in (self.lines.get(after.file) or self.lines[""], self.raw.get(after.file) or self.raw[""]):
+            found = self._find(lines, name, after, what, first_after)  # outside strings, else in braces
+            if found is not None:
+                self.bindings.append(found)
+                return found
+        return None
+
+    def _find(self, lines, name, after, what, first_after) -> Local | None:
+        if not after.line or after.line > len(lines):
+            return None
+        for line in range(after.line, min(after.end_line or after.line, after.line + 3) + 1):
+            src = lines[line - 1] if line <= len(lines) else ""
+            start = after.column - 1 if line == after.line else 0
+            pattern = rf"(?:{first_after})\s*({re.escape(name)})\b" if first_after else rf"\b({re.escape(name)})\b"
+            match = re.compile(pattern).search(src, start)
+            if match:
+                return Local(name, Span(line, match.start(1) + 1, line, match.end(1) + 1, after.file), what)
+        return None
+
+    def bind(self, env: dict, local: Local | None) -> dict:
+        return {**env, local.name: local} if local is not None else env
+
+    def visit(self, x, env: dict):
+        if isinstance(x, (list, tuple)):
+            for item in x:
+                if isinstance(item, m.Let):
+                    self.visit(item.value, env)
+                    env = self.bind(env, self.find(item.name, item.span, "let", r"\blet\s"))
+                else:
+                    self.visit(item, env)
+            return
+        if not attrs.has(type(x)):
+            return
+        if isinstance(x, m.Name):
+            if x.name in env:
+                self.uses[x.span] = env[x.name]
+            return
+        if isinstance(x, (m.DefDecl, m.StepsDecl)):
+            inner = env
+            for p in x.params:
+                inner = self.bind(inner, self.find(p, Span(x.span.line, x.span.end_column, x.span.line,
+                                                           x.span.end_column, x.span.file), f"parameter of def {x.name}"))
+            return self.visit(x.body, inner)
+        if isinstance(x, m.ActionDecl):
+            self.visit(x.domain, env)
+            inner = env
+            if x.param:
+                inner = self.bind(env, self.find(x.param, Span(x.span.line, x.span.end_column, x.span.line,
+                                                               x.span.end_column, x.span.file),
+                                                 f"what action {x.name} chooses", r"\("))
+            return self.visit((x.requires, x.body), inner)
+        if isinstance(x, m.TriggerDecl):
+            inner = self.bind(env, self.find(x.event.var, x.event.span, f"the card or player of 'on {x.event.kind}'")
+                              if x.event.var else None)
+            for zone in (x.event.source, x.event.dest):  # `on move c to p.laws`: p, the zone's owner
+                if isinstance(zone, m.Attr) and isinstance(zone.obj, m.Name) and zone.obj.name not in inner \
+                        and zone.obj.name not in self.declared and zone.obj.name != "me":
+                    local = Local(zone.obj.name, zone.obj.span, f"the owner of the zone in 'on {x.event.kind}'")
+                    self.bindings.append(local)
+                    inner = self.bind(inner, local)
+                self.visit(zone, inner)
+            return self.visit((x.cond, x.body), inner)
+        if isinstance(x, m.ForEach):
+            self.visit((x.domain, x.start), env)
+            return self.visit(x.body, self.bind(env, self.find(x.var, x.span, "for each", r"\beach\s")))
+        if isinstance(x, m.Places):
+            self.visit(x.domain, env)
+            return self.visit(x.key, self.bind(env, self.find(x.var, x.span, "places", r"\bplaces\s")))
+        if isinstance(x, m.Call):
+            if x.for_var:
+                self.visit(x.for_domain, env)
+                local = self.find(x.for_var, x.span, f"{x.func}(... for {x.for_var} in ...)", r"\bfor\s")
+                return self.visit((x.args, x.where, x.by), self.bind(env, local))
+            first = x.args[0] if x.args else None
+            if x.func in _AGGREGATES and isinstance(first, m.Member) and isinstance(first.item, m.Name) \
+                    and first.item.name not in env and first.item.name not in self.declared:
+                self.visit(first.collection, env)
+                local = Local(first.item.name, first.item.span, f"{x.func}({first.item.name} in ...)")
+                self.bindings.append(local)
+                self.uses[first.item.span] = local
+                return self.visit((x.args[1:], x.where, x.by), self.bind(env, local))
+        for f in attrs.fields(type(x)):
+            if f.name != "span":
+                self.visit(getattr(x, f.name), env)
+
+
+def code_of_strings(text: str) -> str:
+    """The text with its strings and comments blanked (same positions), for finding names."""
+    return _STRING_OR_COMMENT.sub(lambda x: " " * len(x[0]), text)
+
+
+def locals_of(gm: m.GameModel, declared) -> tuple[dict, list[Local]]:
+    """The uses of the names the rules bind (use span -> Local) and the bindings."""
+    walker = _Locals(gm, declared)
+    walker.visit(gm.decls, {})
+    return walker.uses, walker.bindings
+
+
 @attrs.define
 class Index:
     """A document's declarations and uses, for definition, references, hover and the outline."""
@@ -231,6 +359,8 @@ class Index:
     decls: list[Declared]
     uses: list[Use]
     by_name: dict
+    local_uses: dict = attrs.Factory(dict)  # use span -> Local
+    local_bindings: list = attrs.Factory(list)
 
     @classmethod
     def of(cls, gm: m.GameModel) -> "Index":
@@ -238,7 +368,25 @@ class Index:
         by_name: dict = {}
         for d in decls:
             by_name.setdefault(d.name, []).append(d)
-        return cls(gm, decls, [u for u in uses(gm) if u.name in by_name], by_name)
+        try:
+            local_uses, bindings = locals_of(gm, set(by_name))
+        except RecursionError:
+            local_uses, bindings = {}, []
+        found = [u for u in uses(gm) if u.name in by_name and (u.dotted or u.span not in local_uses)]
+        return cls(gm, decls, found, by_name, local_uses, bindings)
+
+    def local_at(self, line: int, column: int, file: str = "") -> Local | None:
+        """The local (a parameter, `let`, `for each`...) whose binding or use is at a position."""
+        for b in self.local_bindings:
+            if b.span.file == file and _contains(b.span, line, column):
+                return b
+        for span, b in self.local_uses.items():
+            if span.file == file and _contains(span, line, column):
+                return b
+        return None
+
+    def local_references(self, local: Local) -> list[Span]:
+        return [span for span, b in self.local_uses.items() if b is local]
 
     def at(self, line: int, column: int, file: str = "") -> tuple[str, bool] | None:
         """The declared name written at a position of `file` ("": the document itself), and whether
@@ -510,13 +658,13 @@ def completions(index: "Index | None", before: str) -> list[tuple[str, str, obje
 # ---- semantic tokens ------------------------------------------------------------
 
 TOKEN_TYPES = ("keyword", "comment", "string", "number", "struct", "variable", "property", "enum", "enumMember",
-               "function", "method", "type", "interface")
+               "function", "method", "type", "interface", "parameter")
 TOKEN_MODIFIERS = ("declaration", "readonly", "defaultLibrary")
 _KIND_TOKEN = {"zone": ("struct", ()), "variable": ("variable", ()), "parameter": ("variable", ()),
                "option": ("variable", ("readonly",)), "card variable": ("property", ()),
                "value table": ("property", ("readonly",)), "attribute": ("enum", ()), "value": ("enumMember", ()),
                "option value": ("enumMember", ()), "def": ("function", ()), "action": ("method", ()),
-               "pattern": ("type", ()), "modifier": ("interface", ())}
+               "pattern": ("type", ()), "modifier": ("interface", ()), "local": ("parameter", ())}
 _LEX = re.compile(r'(?P<comment>#.*)|(?P<string>"[^"\n]*"?)|(?P<number>\b\d+\b)|(?P<word>[A-Za-z_]\w*)')
 _BRACED = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
 
@@ -537,6 +685,12 @@ def semantic_tokens(text: str, index: "Index | None") -> list[tuple[int, int, in
         for d in index.decls:
             if not d.span.file:
                 kinds[(d.span.line, d.span.column)] = (d.kind, True)
+        for span in index.local_uses:
+            if not span.file:
+                kinds[(span.line, span.column)] = ("local", False)
+        for b in index.local_bindings:
+            if not b.span.file:
+                kinds[(b.span.line, b.span.column)] = ("local", True)
     words = set(keywords())
     out = []
 

@@ -140,6 +140,13 @@ class GameServer(LanguageServer):
         found = state.index.at(line, col)
         return state, found
 
+    def local_at(self, uri: str, position: t.Position):
+        """The local name (a parameter, `let`, `for each`...) at a position, or None."""
+        state = self.docs.get(uri)
+        if state is None or state.index is None:
+            return None
+        lines = self.workspace.get_text_document(uri).source.split("\n")
+        return state.index.local_at(*a.from_lsp(lines, position.line, position.character))
 
     def base_at(self, uri: str, position: t.Position):
         """On a variant's `extends "FILE"`: the base file, to go to."""
@@ -220,6 +227,9 @@ def document_symbol(ls: GameServer, params: t.DocumentSymbolParams):
 
 @server.feature(t.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: GameServer, params: t.DefinitionParams):
+    local = ls.local_at(params.text_document.uri, params.position)
+    if local is not None:
+        return [ls.location(params.text_document.uri, local.span)]
     state, found = ls.name_at(params.text_document.uri, params.position)
     if not found:
         return ls.base_at(params.text_document.uri, params.position)
@@ -229,6 +239,13 @@ def definition(ls: GameServer, params: t.DefinitionParams):
 
 @server.feature(t.TEXT_DOCUMENT_REFERENCES)
 def references(ls: GameServer, params: t.ReferenceParams):
+    local = ls.local_at(params.text_document.uri, params.position)
+    if local is not None:
+        index = ls.docs[params.text_document.uri].index
+        spans = [s for s in index.local_references(local) if s != local.span]
+        if params.context.include_declaration:
+            spans.insert(0, local.span)
+        return [ls.location(params.text_document.uri, s) for s in spans]
     state, found = ls.name_at(params.text_document.uri, params.position)
     if not found:
         return None
@@ -243,6 +260,8 @@ def references(ls: GameServer, params: t.ReferenceParams):
 
 @server.feature(t.TEXT_DOCUMENT_PREPARE_RENAME)
 def prepare_rename(ls: GameServer, params: t.PrepareRenameParams):
+    if ls.local_at(params.text_document.uri, params.position) is not None:
+        return None
     state, found = ls.name_at(params.text_document.uri, params.position)
     if not found or state.model is None:
         return None
@@ -265,6 +284,10 @@ def rename(ls: GameServer, params: t.RenameParams):
     """Every place the name is written, in this document; refused while the document does not
     check (its index may be of an older text) and when the new name would clash."""
     uri = params.text_document.uri
+    local = ls.local_at(uri, params.position)
+    if local is not None:
+        raise JsonRpcException(f"'{local.name}' here is a name the rule binds for itself ({local.what}): only "
+                               "declared names are renamed", code=t.LSPErrorCodes.RequestFailed)
     state, found = ls.name_at(uri, params.position)
     if not found:
         return None
@@ -288,6 +311,10 @@ def rename(ls: GameServer, params: t.RenameParams):
 
 @server.feature(t.TEXT_DOCUMENT_HOVER)
 def hover(ls: GameServer, params: t.HoverParams):
+    local = ls.local_at(params.text_document.uri, params.position)
+    if local is not None:
+        return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown,
+                                                value=f"`{local.name}`: {local.what} (line {local.span.line})"))
     state, found = ls.name_at(params.text_document.uri, params.position)
     if not found:
         return None
