@@ -54,15 +54,22 @@ class GameServer(LanguageServer):
         return uri
 
     def lines_of(self, uri: str, span: Span) -> list[str]:
+        """The lines a span is of: a base's (of a variant), or the text the index was built from."""
         doc = self.docs.get(uri)
         if doc is None:
             return []
+        if span.file:
+            for model in (doc.model, doc.index.model if doc.index else None):
+                sources = dict(model.sources) if model is not None else {}
+                if span.file in sources:
+                    return sources[span.file].split("\n")
+            try:
+                with open(span.file, encoding="utf-8") as f:
+                    return f.read().split("\n")
+            except (OSError, UnicodeDecodeError):
+                return []
         if doc.index is None:
             return doc.text.split("\n")
-        if span.file:
-            sources = dict(doc.index.model.sources)
-            if span.file in sources:
-                return sources[span.file].split("\n")
         return doc.index.model.text.split("\n")  # the spans of the index are of the text that parsed last
 
     def range_of(self, lines: list[str], span: Span) -> t.Range:
@@ -94,13 +101,13 @@ class GameServer(LanguageServer):
             diagnostics, model = [a.Diagnostic(f"internal error in gamedsl: {type(exc).__name__}: {exc}",
                                                Span())], None
         state.text, state.version, state.diagnostics, state.model = doc.source, doc.version, diagnostics, model
+        state.millis = (time.perf_counter() - start) * 1000
+        self.publish(uri, state)  # first: the index below is for the requests that follow
         if model is not None:
             try:
                 state.index = a.Index.of(model)
             except Exception:
                 log.exception("indexing %s failed", uri)
-        state.millis = (time.perf_counter() - start) * 1000
-        self.publish(uri, state)
 
     def publish(self, uri: str, state: Document) -> None:
         lines = state.text.split("\n")
