@@ -384,8 +384,11 @@ async def test_completion_after_a_dot_and_of_names_and_keywords(client, tmp_path
     assert {"draw_pile", "applies", "take_draw", "hearts", "first_game", "count", "shuffle", "while"} <= set(anywhere)
     assert anywhere["while"].kind == t.CompletionItemKind.Keyword
     assert anywhere["draw_pile"].kind == t.CompletionItemKind.Field
-    typing[k] = "  # a comment: me."
+    typing[k] = "  if c.suit == he"
     await _change(client, path, "\n".join(typing), 5)
+    assert set(await complete(k, len(typing[k]))) == {"spades", "clubs", "diamonds", "hearts"}
+    typing[k] = "  # a comment: me."
+    await _change(client, path, "\n".join(typing), 6)
     assert await complete(k, len(typing[k])) == {}
     _close(client, path)
 

@@ -606,6 +606,7 @@ def outline(gm: m.GameModel) -> list[tuple[str, str, Span, list]]:
 
 _WORD_BEFORE = re.compile(r"(?:([A-Za-z_][A-Za-z_0-9]*)\s*\.\s*)?([A-Za-z_0-9]*)$")
 _PLAYER_WORDS = {"me", "owner", "current", "p", "q", "player"}
+_COMPARED = re.compile(r"\.\s*([A-Za-z_]\w*)\s*(?:==|!=)\s*[A-Za-z_0-9]*$")
 
 
 @functools.cache
@@ -636,6 +637,11 @@ def completions(index: "Index | None", before: str) -> list[tuple[str, str, obje
     match = _WORD_BEFORE.search(before)
     receiver = match[1] if match and "." in match[0] else None
     decls = index.decls if index is not None else []
+    compared = _COMPARED.search(before)
+    if compared and receiver is None:  # `c.suit == `: the values of suit first
+        values = [d for d in decls if d.kind == "value" and d.parent == compared[1]]
+        if values:
+            return [(d.name, d.kind, d) for d in values]
     if receiver is not None:
         player = [d for d in decls if isinstance(d.decl, (m.ZoneDecl, m.VarDecl, m.ParamDecl))
                   and getattr(d.decl, "per_player", False) and not getattr(d.decl, "per_card", False)]
