@@ -350,6 +350,9 @@ async def test_hover_says_what_a_name_is_with_its_comment(client):
     assert "option `first_game`, default `false`" in await hover(option, "first_game")
     h = await client.text_document_hover_async(t.HoverParams(t.TextDocumentIdentifier(uri), t.Position(0, 0)))
     assert h is None  # a comment: nothing to say
+    literal = next(i for i, x in enumerate(lines) if "card(K, hearts)" in x) + 1
+    said = await hover(literal, "card")
+    assert said == "the card K♥: rank `K`, suit `hearts`"
     _close(client, LAW)
 
 

@@ -375,6 +375,24 @@ class Index:
         found = [u for u in uses(gm) if u.name in by_name and (u.dotted or u.span not in local_uses)]
         return cls(gm, decls, found, by_name, local_uses, bindings)
 
+    def card_at(self, line: int, column: int) -> str | None:
+        """On the word `card` of a card literal (`card(K, hearts)`): the card and its values."""
+        for x in m.walk(self.model.decls):
+            if isinstance(x, m.Call) and x.func == "card" and not x.span.file \
+                    and _contains(_named(x.span, "card"), line, column):
+                parts, symbols = [], []
+                for arg in x.args:
+                    name = arg.name if isinstance(arg, m.Name) else str(getattr(arg, "value", "?"))
+                    found = [d for d in self.by_name.get(name, []) if d.kind == "value"]
+                    if found:
+                        parts.append(f"{found[0].parent} `{name}`")
+                        symbols.append(found[0].decl.symbol or name)
+                    else:
+                        parts.append(f"`{name}`")
+                        symbols.append(name)
+                return f"the card {''.join(symbols)}: " + ", ".join(parts)
+        return None
+
     def local_at(self, line: int, column: int, file: str = "") -> Local | None:
         """The local (a parameter, `let`, `for each`...) whose binding or use is at a position."""
         for b in self.local_bindings:

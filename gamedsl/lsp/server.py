@@ -323,6 +323,11 @@ def hover(ls: GameServer, params: t.HoverParams):
         return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown,
                                                 value=f"`{local.name}`: {local.what} (line {local.span.line})"))
     state, found = ls.name_at(params.text_document.uri, params.position)
+    if state is not None and not found:
+        lines = ls.workspace.get_text_document(params.text_document.uri).source.split("\n")
+        card = state.index.card_at(*a.from_lsp(lines, params.position.line, params.position.character))
+        if card:
+            return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=card))
     if not found:
         return None
     name, dotted = found
