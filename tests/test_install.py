@@ -144,6 +144,13 @@ def test_serve_asks_for_the_web_extra_then_starts_and_stops(plain):
     assert (work / "served" / "lobby.sqlite3").is_file()
 
 
+def test_lsp_asks_for_the_lsp_extra(plain):
+    """Without the lsp extra, `gamedsl lsp` answers with its install line (tests/test_lsp.py drives
+    the server itself)."""
+    out = gamedsl(plain, "lsp", ok=(2,))
+    assert out.stderr.strip().endswith("pip install 'gamedsl[lsp]'")
+
+
 def test_every_command_of_the_readme_is_installed_and_tested_here(plain):
     """The README's table lists the commands; each is installed, answers --help, and has a test above."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")

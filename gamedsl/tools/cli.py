@@ -24,7 +24,8 @@ from .simulate import cmd_simulate, seat_problem
 # The modules of the optional extras in pyproject.toml, each with the extra that installs it
 # (a command that needs one is answered with the install line, not with "a bug").
 EXTRAS: dict[str, str] = {"matplotlib": "report", "ray": "ray", "starlette": "web", "uvicorn": "web",
-                          "open_spiel": "rl", "pyspiel": "rl", "pettingzoo": "rl"}
+                          "open_spiel": "rl", "pyspiel": "rl", "pettingzoo": "rl", "pygls": "lsp",
+                          "lsprotocol": "lsp"}
 
 
 def missing_module_message(exc: ModuleNotFoundError) -> str:
@@ -165,6 +166,12 @@ def build_parser() -> argparse.ArgumentParser:
     analysis.register(sub, _count, _seed, _option)
     serve.register(sub, _count)
 
+    p = sub.add_parser("lsp", help="a language server for editors (Language Server Protocol, over stdio)",
+                       description="Serve an editor over stdin and stdout with the Language Server Protocol: "
+                                   "errors as you type, an outline, go to definition, find references, "
+                                   "rename, hover, completion and colours for .game files (docs/editors.md).")
+    p.set_defaults(func=cmd_lsp)
+
     p = sub.add_parser("test", help="run scenario files against a game",
                        description="Run each scenario (YAML) against the game and report every failed "
                                    "expectation as PATH:LINE: error: MESSAGE.")
@@ -253,6 +260,14 @@ def cmd_check(args) -> int:
         else:
             print(f"{f}: ok")
     return 1 if bad else 0
+
+
+# ---- lsp
+
+def cmd_lsp(args) -> int:
+    from ..lsp.server import main as serve_lsp  # needs the lsp extra (pygls, lsprotocol)
+
+    return serve_lsp()
 
 
 # ---- test

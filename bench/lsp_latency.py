@@ -1,0 +1,86 @@
+"""How long `gamedsl lsp` takes to publish diagnostics after a change to games/law.game.
+
+A real client (pytest-lsp's) starts the server over stdio, opens law.game and plays a scripted
+editing session: at lines spread over the file it types a typo into a name (an error to
+report), fixes it (an undo: answered from the server's memory), edits a comment (not checked
+again) and adds a statement (a new program, checked in full). Each figure is the time from
+sending the change to receiving its diagnostics, as an editor would wait for it.
+
+    python bench/lsp_latency.py [--edits N]       # needs pip install '.[lsp]' pytest-lsp
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from lsprotocol import types as t
+from pytest_lsp.client import make_test_lsp_client
+
+LAW = Path(__file__).resolve().parent.parent / "games" / "law.game"
+
+
+def session(text: str, edits: int) -> list[tuple[str, str]]:
+    """(kind, text) of each change, in order."""
+    lines = text.split("\n")
+    typo_lines = [i for i, x in enumerate(lines) if re.search(r"\bme\.\w", x) and not x.lstrip().startswith("#")]
+    comment_lines = [i for i, x in enumerate(lines) if x.startswith("#")]
+    out = []
+    for k in range(edits):
+        i = typo_lines[k * len(typo_lines) // edits]
+        typo = list(lines)
+        typo[i] = re.sub(r"\bme\.(\w)", r"me.\1x", typo[i], count=1)
+        out.append(("typo", "\n".join(typo)))
+        out.append(("fix (undo)", text))
+        j = comment_lines[k * len(comment_lines) // edits]
+        lines[j] += " (edited)"
+        text = "\n".join(lines)
+        out.append(("comment", text))
+        lines.append(f'on turn start if count(me.hand) == {100 + k} {{ say "a new rule {k}" }}')
+        text = "\n".join(lines)
+        out.append(("new rule", text))
+    return out
+
+
+async def measure(edits: int) -> dict[str, list[float]]:
+    client = make_test_lsp_client()
+    await client.start_io(sys.executable, "-m", "gamedsl", "lsp")
+    await client.initialize_session(t.InitializeParams(capabilities=t.ClientCapabilities()))
+    text = LAW.read_text(encoding="utf-8")
+    uri = LAW.as_uri()
+    client.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(
+        uri=uri, language_id="gamedsl", version=1, text=text)))
+    await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    times: dict[str, list[float]] = {}
+    for version, (kind, new) in enumerate(session(text, edits), 2):
+        start = time.perf_counter()
+        client.text_document_did_change(t.DidChangeTextDocumentParams(
+            t.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            [t.TextDocumentContentChangeWholeDocument(text=new)]))
+        await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        times.setdefault(kind, []).append((time.perf_counter() - start) * 1000)
+        if kind == "typo":
+            assert client.diagnostics[uri], "a typo must be reported"
+    await client.shutdown_session()
+    return times
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--edits", type=int, default=20, help="rounds of typo, fix, comment and new rule (default 20)")
+    args = ap.parse_args()
+    times = asyncio.run(measure(args.edits))
+    every = sorted(x for xs in times.values() for x in xs)
+    print(f"law.game, {len(every)} changes: diagnostics published in median {statistics.median(every):.0f} ms, "
+          f"worst {every[-1]:.0f} ms")
+    for kind, xs in times.items():
+        print(f"  {kind:12} median {statistics.median(xs):4.0f} ms, worst {max(xs):4.0f} ms ({len(xs)} changes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,492 @@
+"""`gamedsl lsp` driven end to end by a real LSP client (pytest-lsp) over stdio: diagnostics as
+the text changes, the outline, go to definition, find references and hover, on the games of games/."""
+from __future__ import annotations
+
+import re
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest_lsp = pytest.importorskip("pytest_lsp")
+from lsprotocol import types as t  # noqa: E402
+from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "games"
+LAW = GAMES / "law.game"
+
+
+
+@pytest_lsp.fixture(scope="module",
+                    config=ClientServerConfig(server_command=[sys.executable, "-m", "gamedsl", "lsp"]))
+async def client(lsp_client: LanguageClient):
+    await lsp_client.initialize_session(t.InitializeParams(
+        capabilities=t.ClientCapabilities(), root_uri=ROOT.as_uri()))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def _diagnostics(client, send) -> list:
+    """Send (open or change) and wait for the diagnostics published for that document."""
+    uri = send()
+    while True:
+        await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if uri in client.diagnostics:
+            return list(client.diagnostics.pop(uri))
+
+
+async def _open(client, path: Path, text: str | None = None, version: int = 1) -> list:
+    uri = path.as_uri()
+    client.diagnostics.pop(uri, None)
+
+    def send():
+        client.text_document_did_open(t.DidOpenTextDocumentParams(t.TextDocumentItem(
+            uri=uri, language_id="gamedsl", version=version,
+            text=path.read_text(encoding="utf-8") if text is None else text)))
+        return uri
+    return await _diagnostics(client, send)
+
+
+async def _change(client, path: Path, text: str, version: int) -> list:
+    uri = path.as_uri()
+
+    def send():
+        client.text_document_did_change(t.DidChangeTextDocumentParams(
+            t.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            [t.TextDocumentContentChangeWholeDocument(text=text)]))
+        return uri
+    return await _diagnostics(client, send)
+
+
+def _close(client, path: Path):
+    client.text_document_did_close(t.DidCloseTextDocumentParams(t.TextDocumentIdentifier(uri=path.as_uri())))
+
+
+def _pos(text: str, line: int, word: str, nth: int = 0) -> t.Position:
+    """The LSP position of the nth `word` on 1-based line `line` (ASCII lines only)."""
+    src = text.split("\n")[line - 1]
+    starts = [m.start() for m in re.finditer(rf"\b{re.escape(word)}\b", src)]
+    return t.Position(line - 1, starts[nth] + 1)
+
+
+def _start(text: str, line: int, word: str, nth: int = 0) -> t.Position:
+    """Where the nth `word` on 1-based line `line` starts."""
+    inside = _pos(text, line, word, nth)
+    return t.Position(inside.line, inside.character - 1)
+
+
+# ---- diagnostics
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_an_error_typed_is_shown_with_its_hint_and_cleared_when_fixed(client):
+    text = LAW.read_text(encoding="utf-8")
+    assert await _open(client, LAW) == []
+    broken = text.replace("  me.restricted += 1", "  me.restrictd += 1")
+    line = broken.split("\n").index("  me.restrictd += 1")
+    started = time.perf_counter()
+    found = await _change(client, LAW, broken, 2)
+    took = time.perf_counter() - started
+    assert len(found) == 1, found
+    d = found[0]
+    assert "restrictd" in d.message and "did you mean 'restricted'?" in d.message
+    assert d.severity == t.DiagnosticSeverity.Error and d.source == "gamedsl"
+    assert d.range == t.Range(t.Position(line, 5), t.Position(line, 14))
+    assert took < 2.0  # generous on a shared machine; the figure itself is in docs/editors.md
+    assert await _change(client, LAW, text, 3) == []  # fixed: cleared
+    _close(client, LAW)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_changes_in_quick_succession_end_with_the_newest_checked(client, tmp_path):
+    path = tmp_path / "law.game"
+    text = LAW.read_text(encoding="utf-8")
+    assert await _open(client, path, text) == []
+    uri = path.as_uri()
+    for v in range(2, 8):  # each a different typo; the last one stays
+        client.text_document_did_change(t.DidChangeTextDocumentParams(
+            t.VersionedTextDocumentIdentifier(uri=uri, version=v),
+            [t.TextDocumentContentChangeWholeDocument(text=text.replace("me.restricted += 1",
+                                                                        f"me.restricted{v} += 1"))]))
+    while True:
+        await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        found = client.diagnostics.get(uri)
+        if found and "restricted7" in found[0].message:
+            break
+    assert len(found) == 1
+    # a comment edited: nothing to report, and hover reads the new comment
+    edited = text.replace("# K♥: Laws restricted so far in the event", "# K♥: how many Laws were restricted")
+    assert await _change(client, path, edited, 8) == []
+    line = edited.split("\n").index("  me.restricted += 1") + 1
+    h = await client.text_document_hover_async(t.HoverParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), position=_pos(edited, line, "restricted")))
+    assert "K♥: how many Laws were restricted" in h.contents.value
+    _close(client, path)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_columns_are_utf16_after_non_ascii_text(client):
+    path = GAMES / "lol.game"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    k = next(i for i, x in enumerate(lines) if x.startswith('  if silence == nobody { say "ЛОЛ!'))
+    lines[k] = '  if silence == nobody { say "«ЛОЛ!» 🃏 caught" } else { say "ЛОЛ! caught" } silense = 1'
+    found = await _open(client, path, "\n".join(lines))
+    assert len(found) == 1, found
+    col = lines[k].index("silense") + 1  # the joker 🃏 is two UTF-16 units
+    assert found[0].range == t.Range(t.Position(k, col), t.Position(k, col + len("silense")))
+    assert "did you mean 'silence'?" in found[0].message
+    _close(client, path)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_syntax_error_is_reported_and_the_outline_stays(client, tmp_path):
+    path = tmp_path / "law.game"
+    text = LAW.read_text(encoding="utf-8")
+    assert await _open(client, path, text) == []
+    broken = text.replace("zone hand per player: owner", "zone hand per player: owner {{")
+    line = broken.split("\n").index("zone hand per player: owner {{")
+    found = await _change(client, path, broken, 2)
+    assert found and all(d.severity == t.DiagnosticSeverity.Error for d in found)
+    assert any(d.range.start.line == line for d in found), found
+    symbols = await client.text_document_document_symbol_async(
+        t.DocumentSymbolParams(t.TextDocumentIdentifier(path.as_uri())))
+    assert "hand" in {s.name for s in symbols}  # the last text that parsed
+    assert await _change(client, path, text, 3) == []
+    _close(client, path)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_an_error_in_the_base_of_a_variant_is_shown_on_its_extends(client, tmp_path):
+    base = tmp_path / "law.game"
+    base.write_text(LAW.read_text(encoding="utf-8").replace("  me.restricted += 1", "  me.restrictd += 1"),
+                    encoding="utf-8")
+    variant = tmp_path / "first.game"
+    variant.write_text('# a comment\n\nextends "law.game"   # its base\ngame "Law, first game"\n', encoding="utf-8")
+    found = await _open(client, variant)
+    assert len(found) == 1, found
+    d = found[0]
+    assert d.range == t.Range(t.Position(2, 8), t.Position(2, 18))  # on its `extends "law.game"`
+    assert "law.game:713:6" in d.message and "restrictd" in d.message
+    [related] = d.related_information
+    assert related.location.uri == base.as_uri()
+    assert related.location.range.start == t.Position(712, 5)
+    [loc] = await client.text_document_definition_async(t.DefinitionParams(
+        text_document=t.TextDocumentIdentifier(uri=variant.as_uri()), position=t.Position(2, 12)))
+    assert loc.uri == base.as_uri()  # from `extends "law.game"` to the base
+    # a syntax error in the base: shown on the variant's `extends` too
+    base.write_text(LAW.read_text(encoding="utf-8").replace("zone hand per player: owner", "zone hand per: owner"),
+                    encoding="utf-8")
+    client.text_document_did_save(t.DidSaveTextDocumentParams(text_document=t.TextDocumentIdentifier(
+        uri=variant.as_uri())))
+    found = await _diagnostics(client, lambda: variant.as_uri())
+    assert found and all(d.range.start.line == 2 and d.message.startswith("law.game:93:") for d in found), found
+    assert found[0].related_information[0].location.uri == base.as_uri()
+    _close(client, variant)
+
+
+# ---- outline, definition, references, hover
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_document_symbols_outline_law(client):
+    await _open(client, LAW)
+    symbols = await client.text_document_document_symbol_async(
+        t.DocumentSymbolParams(t.TextDocumentIdentifier(LAW.as_uri())))
+    by_name = {s.name: s for s in symbols}
+    for name, detail in [("hand", "zone"), ("restricted", "variable"), ("applies", "def"), ("take_draw", "action"),
+                         ("first_game", "option"), ("setup", "flow"), ("round", "flow"), ("outcome", "flow"),
+                         ("kind", "pattern"), ("laws_to_win", "parameter"), ("low", "value table")]:
+        assert by_name[name].detail == detail, name
+    assert [c.name for c in by_name["suit"].children] == ["spades", "clubs", "diamonds", "hearts"]
+    assert any(s.detail == "trigger" for s in symbols) and any(s.detail == "invariant" for s in symbols)
+    text = LAW.read_text(encoding="utf-8").split("\n")
+    hand = by_name["hand"]
+    assert text[hand.selection_range.start.line][hand.selection_range.start.character:].startswith("hand ")
+    for s in symbols:  # each range holds its name
+        assert s.range.start <= s.selection_range.start and s.selection_range.end <= s.range.end
+    _close(client, LAW)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_definition_and_references_of_a_variable(client):
+    text = LAW.read_text(encoding="utf-8")
+    await _open(client, LAW)
+    uri = LAW.as_uri()
+    use = text.split("\n").index("  me.restricted += 1") + 1
+    decl = next(i for i, x in enumerate(text.split("\n")) if x.startswith("hidden var restricted ")) + 1
+    [loc] = await client.text_document_definition_async(
+        t.DefinitionParams(t.TextDocumentIdentifier(uri), _pos(text, use, "restricted")))
+    assert loc.uri == uri and loc.range.start == t.Position(decl - 1, len("hidden var "))
+    refs = await client.text_document_references_async(t.ReferenceParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), position=_pos(text, decl, "restricted"),
+        context=t.ReferenceContext(include_declaration=True)))
+    code = [re.sub(r'#.*|"[^"]*"', lambda m: " " * len(m[0]), x) for x in text.split("\n")]  # every `restricted` outside comments
+    expected = {(i, m.start()) for i, x in enumerate(code) for m in re.finditer(r"\brestricted\b", x)}
+    assert {(r.range.start.line, r.range.start.character) for r in refs} == expected and len(expected) >= 4
+    _close(client, LAW)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_references_of_a_def_many_laws_read(client):
+    text = LAW.read_text(encoding="utf-8")
+    await _open(client, LAW)
+    uri = LAW.as_uri()
+    decl = next(i for i, x in enumerate(text.split("\n")) if x.startswith("def applies(")) + 1
+    refs = await client.text_document_references_async(t.ReferenceParams(
+        text_document=t.TextDocumentIdentifier(uri=uri), position=_pos(text, decl, "applies"),
+        context=t.ReferenceContext(include_declaration=False)))
+    code = [re.sub(r'#.*|"[^"]*"', lambda m: " " * len(m[0]), x) for x in text.split("\n")]
+    expected = {(i, m.start()) for i, x in enumerate(code) for m in re.finditer(r"\bapplies\b", x)} - {
+        (decl - 1, 4)}
+    assert {(r.range.start.line, r.range.start.character) for r in refs} == expected and len(expected) > 20
+    # and back: from a use to the def
+    line, col = sorted(expected)[-1]
+    [loc] = await client.text_document_definition_async(
+        t.DefinitionParams(t.TextDocumentIdentifier(uri), t.Position(line, col + 2)))
+    assert loc.range.start == t.Position(decl - 1, 4)
+    _close(client, LAW)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_local_of_the_name_of_a_value_table_is_not_it(client):
+    """Laus reads its value table `points` as `c.points`, and names a `let points` too."""
+    path = GAMES / "laus.game"
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    await _open(client, path)
+    doc = t.TextDocumentIdentifier(uri=path.as_uri())
+    decl = next(i for i, x in enumerate(lines) if x.startswith("value points:")) + 1
+    refs = await client.text_document_references_async(t.ReferenceParams(
+        text_document=doc, position=_pos(text, decl, "points"), context=t.ReferenceContext(include_declaration=False)))
+    code = [re.sub(r'#.*|"[^"]*"', lambda m: " " * len(m[0]), x) for x in lines]
+    dotted = {(i, m.start() + 1) for i, x in enumerate(code) for m in re.finditer(r"\.points\b", x)}
+    assert {(r.range.start.line, r.range.start.character) for r in refs} == dotted and dotted
+    let = next(i for i, x in enumerate(lines) if "let points = " in x) + 1
+    local = let + 2  # two lines on, it is read
+    h = await client.text_document_hover_async(t.HoverParams(text_document=doc, position=_pos(text, local, "points")))
+    assert h.contents.value.startswith("`points`: let")
+    [loc] = await client.text_document_definition_async(t.DefinitionParams(
+        text_document=doc, position=_pos(text, local, "points")))
+    assert loc.range.start == _start(text, let, "points")
+    with pytest.raises(Exception, match="binds for itself"):
+        await client.text_document_rename_async(t.RenameParams(
+            text_document=doc, position=_pos(text, local, "points"), new_name="pts"))
+    _close(client, path)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_names_a_rule_binds_go_to_their_binding(client):
+    text = LAW.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    await _open(client, LAW)
+    doc = t.TextDocumentIdentifier(uri=LAW.as_uri())
+    applies = next(i for i, x in enumerate(lines) if x.startswith("def applies(p, c)")) + 1
+    for word, uses in [("c", 3), ("p", 1)]:  # def applies(p, c) = c in laws and (... or c.only_for == p)
+        refs = await client.text_document_references_async(t.ReferenceParams(
+            text_document=doc, position=_pos(text, applies, word), context=t.ReferenceContext(include_declaration=True)))
+        assert len(refs) == 1 + uses and all(r.range.start.line == applies - 1 for r in refs)
+        h = await client.text_document_hover_async(t.HoverParams(text_document=doc, position=_pos(text, applies, word, 1)))
+        assert h.contents.value.startswith(f"`{word}`: parameter of def applies")
+    # `on move c to p.laws`: c is the card, p the owner of the zone, for the whole trigger
+    on = next(i for i, x in enumerate(lines) if x.startswith("on move c to p.laws if c == card(K, hearts)")) + 1
+    [loc] = await client.text_document_definition_async(t.DefinitionParams(
+        text_document=doc, position=_pos(text, on + 2, "p")))
+    assert loc.range.start == _start(text, on, "p")
+    ask = next(i for i, x in enumerate(lines) if x.startswith("action ask_for")) + 1
+    [loc] = await client.text_document_definition_async(t.DefinitionParams(
+        text_document=doc, position=_pos(text, ask + 2, "c")))
+    assert loc.range.start == _start(text, ask, "c")
+    _close(client, LAW)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_definition_of_zones_actions_values_and_attributes(client):
+    text = LAW.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    await _open(client, LAW)
+    uri = LAW.as_uri()
+
+    async def goes_to(line, word, decl_prefix, nth=0):
+        [loc] = await client.text_document_definition_async(
+            t.DefinitionParams(t.TextDocumentIdentifier(uri), _pos(text, line, word, nth)))
+        assert lines[loc.range.start.line].startswith(decl_prefix), (word, loc)
+        assert lines[loc.range.start.line][loc.range.start.character:].startswith(word)
+
+    deal = next(i for i, x in enumerate(lines) if x.startswith("  deal 2 from draw_pile to hand")) + 1
+    await goes_to(deal, "draw_pile", "zone draw_pile")
+    await goes_to(deal, "hand", "zone hand")
+    choose = next(i for i, x in enumerate(lines) if "choose ask_for" in x) + 1
+    await goes_to(choose, "ask_for", "action ask_for")
+    pattern = next(i for i, x in enumerate(lines) if x.startswith("    with at least owner.hearts_in_straights hearts"))
+    await goes_to(pattern + 1, "hearts", "attribute suit")
+    await goes_to(pattern + 1, "hearts_in_straights", "param hearts_in_straights")
+    _close(client, LAW)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_says_what_a_name_is_with_its_comment(client):
+    text = LAW.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    await _open(client, LAW)
+    uri = LAW.as_uri()
+
+    async def hover(line, word):
+        h = await client.text_document_hover_async(t.HoverParams(t.TextDocumentIdentifier(uri),
+                                                                 _pos(text, line, word)))
+        return h.contents.value
+
+    use = lines.index("  me.restricted += 1") + 1
+    said = await hover(use, "restricted")
+    assert "hidden variable `restricted` per player = `0`" in said and "K♥: Laws restricted so far" in said
+    deal = next(i for i, x in enumerate(lines) if x.startswith("  deal 2 from draw_pile to hand")) + 1
+    assert "zone `hand` per player: owner" in await hover(deal, "hand")
+    assert "zone `draw_pile`: hidden, stack" in await hover(deal, "draw_pile")
+    applies = next(i for i, x in enumerate(lines) if "applies(" in x and not x.startswith("def ")) + 1
+    said = await hover(applies, "applies")
+    assert "def `applies(p, c)`" in said and "A card is a Law in force while it lies in a collection" in said
+    take = next(i for i, x in enumerate(lines) if x.startswith("action take_draw")) + 1
+    assert 'action `take_draw` "take from the draw pile"' in await hover(take, "take_draw")
+    option = next(i for i, x in enumerate(lines) if x.startswith("option first_game")) + 1
+    assert "option `first_game`, default `false`" in await hover(option, "first_game")
+    h = await client.text_document_hover_async(t.HoverParams(t.TextDocumentIdentifier(uri), t.Position(0, 0)))
+    assert h is None  # a comment: nothing to say
+    literal = next(i for i, x in enumerate(lines) if "card(K, hearts)" in x) + 1
+    said = await hover(literal, "card")
+    assert said == "the card K♥: rank `K`, suit `hearts`"
+    _close(client, LAW)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_completion_after_a_dot_and_of_names_and_keywords(client, tmp_path):
+    path = tmp_path / "law.game"
+    text = LAW.read_text(encoding="utf-8")
+    await _open(client, path, text)
+    uri = path.as_uri()
+    lines = text.split("\n")
+    k = lines.index("  me.restricted += 1")
+    typing = list(lines)
+    typing[k] = "  me.re"  # half typed: the file does not check, the names of its last good version are offered
+    await _change(client, path, "\n".join(typing), 2)
+
+    async def complete(line, character):
+        found = await client.text_document_completion_async(t.CompletionParams(
+            text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line, character)))
+        return {item.label: item for item in found.items}
+
+    after_me = await complete(k, len("  me.re"))
+    assert {"hand", "laws", "restricted", "laws_to_win"} <= set(after_me)
+    assert "draw_pile" not in after_me and "suit" not in after_me and "take_draw" not in after_me
+    assert after_me["restricted"].detail == "variable"
+    assert "K♥: Laws restricted so far" in after_me["restricted"].documentation.value
+    typing[k] = "  c."
+    await _change(client, path, "\n".join(typing), 3)
+    assert {"rank", "suit", "low", "high", "only_for"} == set(await complete(k, len("  c.")))
+    typing[k] = "  "
+    await _change(client, path, "\n".join(typing), 4)
+    anywhere = await complete(k, 2)
+    assert {"draw_pile", "applies", "take_draw", "hearts", "first_game", "count", "shuffle", "while"} <= set(anywhere)
+    assert anywhere["while"].kind == t.CompletionItemKind.Keyword
+    assert anywhere["draw_pile"].kind == t.CompletionItemKind.Field
+    typing[k] = "  if c.suit == he"
+    await _change(client, path, "\n".join(typing), 5)
+    assert set(await complete(k, len(typing[k]))) == {"spades", "clubs", "diamonds", "hearts"}
+    typing[k] = "  # a comment: me."
+    await _change(client, path, "\n".join(typing), 6)
+    assert await complete(k, len(typing[k])) == {}
+    _close(client, path)
+
+
+def _apply(text: str, edits) -> str:
+    lines = text.split("\n")
+    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        assert e.range.start.line == e.range.end.line
+        line = lines[e.range.start.line]  # ASCII lines: UTF-16 columns are characters
+        lines[e.range.start.line] = line[:e.range.start.character] + e.new_text + line[e.range.end.character:]
+    return "\n".join(lines)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_rename_a_variable_across_the_file_and_refuse_a_clash(client, tmp_path):
+    from pygls.exceptions import JsonRpcException
+    path = tmp_path / "law.game"
+    text = LAW.read_text(encoding="utf-8")
+    await _open(client, path, text)
+    doc = t.TextDocumentIdentifier(uri=path.as_uri())
+    line = text.split("\n").index("  me.restricted += 1") + 1
+    pos = _pos(text, line, "restricted")
+    ready = await client.text_document_prepare_rename_async(t.PrepareRenameParams(text_document=doc, position=pos))
+    assert ready.placeholder == "restricted" and ready.range.start == t.Position(line - 1, 5)
+    edit = await client.text_document_rename_async(t.RenameParams(text_document=doc, position=pos,
+                                                                  new_name="restricted_so_far"))
+    renamed = _apply(text, edit.changes[doc.uri])
+    assert len(edit.changes[doc.uri]) == len(re.findall(r"\brestricted\b", "\n".join(
+        re.sub(r'#.*|"[^"]*"', "", x) for x in text.split("\n"))))
+    assert "restricted_so_far += 1" in renamed and "hidden var restricted_so_far per player = 0" in renamed
+    assert await _change(client, path, renamed, 2) == []  # the renamed game still checks
+    pos = _pos(renamed, line, "restricted_so_far")
+    for clash, why in [("hand", "already the name of a zone"), ("p", "already a name in a rule"),
+                       ("while", "a word of the language"), ("two words", "not a name")]:
+        with pytest.raises(JsonRpcException, match=why):
+            await client.text_document_rename_async(t.RenameParams(text_document=doc, position=pos, new_name=clash))
+    _close(client, path)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_random_edits_of_every_game_never_stop_the_server_answering(client, tmp_path):
+    """Cut, garble and half-type the seed games: every change gets its diagnostics, and every
+    request an answer (an error of the server would fail the request, and so the test)."""
+    import random
+    rng = random.Random(31)
+    pieces = ["{", "}", "(", ".", '"', "#", " x", "me.", "🃏", "\n", "zone", "==", "c.", "«ЛОЛ!»"]
+    for n, game in enumerate(sorted(GAMES.glob("*.game"))):
+        path = tmp_path / game.name
+        text = game.read_text(encoding="utf-8")
+        await _open(client, path, text)
+        uri = path.as_uri()
+        for v in range(2, 6):
+            i = rng.randrange(len(text))
+            j = min(len(text), i + rng.randrange(40))
+            text = rng.choice([text[:i] + text[j:], text[:i] + rng.choice(pieces) + text[i:],
+                               text[:i] + text[i:j][::-1] + text[j:]])
+            await _change(client, path, text, v)
+            lines = text.split("\n")
+            k = rng.randrange(len(lines))
+            pos = t.Position(k, rng.randrange(len(lines[k]) + 2))
+            doc = t.TextDocumentIdentifier(uri=uri)
+            await client.text_document_document_symbol_async(t.DocumentSymbolParams(text_document=doc))
+            await client.text_document_hover_async(t.HoverParams(text_document=doc, position=pos))
+            await client.text_document_definition_async(t.DefinitionParams(text_document=doc, position=pos))
+            await client.text_document_references_async(t.ReferenceParams(
+                text_document=doc, position=pos, context=t.ReferenceContext(include_declaration=True)))
+            await client.text_document_completion_async(t.CompletionParams(text_document=doc, position=pos))
+            await client.text_document_semantic_tokens_full_async(t.SemanticTokensParams(text_document=doc))
+        _close(client, path)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_semantic_tokens_colour_names_by_kind(client):
+    text = (GAMES / "lol.game").read_text(encoding="utf-8")
+    await _open(client, GAMES / "lol.game")
+    doc = t.TextDocumentIdentifier(uri=(GAMES / "lol.game").as_uri())
+    result = await client.text_document_semantic_tokens_full_async(t.SemanticTokensParams(text_document=doc))
+    from gamedsl.lsp.analysis import TOKEN_MODIFIERS, TOKEN_TYPES
+    lines, found, line, col = text.split("\n"), {}, 0, 0
+    data = result.data
+    for i in range(0, len(data), 5):
+        line, col = line + data[i], (col if data[i] == 0 else 0) + data[i + 1]
+        units = lines[line].encode("utf-16-le")[2 * col:2 * (col + data[i + 2])].decode("utf-16-le")
+        mods = tuple(m for k, m in enumerate(TOKEN_MODIFIERS) if data[i + 4] >> k & 1)
+        found.setdefault(units, set()).add((TOKEN_TYPES[data[i + 3]], mods))
+    assert ("struct", ("declaration",)) in found["hand"] and ("struct", ()) in found["hand"]
+    assert ("method", ("declaration",)) in found["call_lol"]
+    assert ("keyword", ()) in found["action"] and ("keyword", ()) in found["anytime"]
+    assert ("function", ("defaultLibrary",)) in found["count"]
+    assert ("parameter", ("declaration",)) in found["p"] and ("parameter", ()) in found["p"]  # a rule's own names
+    assert ('"ЛОЛ! +4"', {("string", ())}) in found.items()
+    assert "#    colour; four «ЛОЛ!» (+4) and four «ИМХО!» jokers: 108 cards." in found  # a comment, whole
+    _close(client, GAMES / "lol.game")
+
+
+def test_missing_lsp_extra_names_it():
+    from gamedsl.tools.cli import missing_module_message
+    assert "gamedsl[lsp]" in missing_module_message(ModuleNotFoundError(name="pygls"))
