@@ -143,3 +143,59 @@ def test_a_simultaneous_choice_asks_everyone_at_once_without_a_clock_and_shows_n
         before_pick = [f for f in players[k].frames[:players[k].frames.index(asked[0]) + 1]]
         for f in before_pick:  # nobody's tray shows a card before the first picks are revealed
             assert all(v == [] for v in f["view"]["zones"]["tray"].values()), f["view"]["zones"]["tray"]
+
+
+# Either player may shout at any moment (each shout the first time only): the player of the next
+# decision is asked in the window too.
+SELF = '''game "Self"
+players 2
+attribute rank: 1, 2, 3, 4, 5, 6
+cards rank
+zone deck: hidden, stack
+zone hand per player: owner
+zone pile: public, stack
+var current: player
+var shouted per player = false
+action play (c in me.hand) { move c to pile }
+action shout "shout" anytime if not me.shouted { me.shouted = true  say "shout!" }
+setup { shuffle deck  deal 3 from deck to hand  current = seat(1) }
+round { turn current { choose play }  current = next(current) }
+end game when count(pile) == 6
+outcome { for each p in players { win p } }
+'''
+
+
+def test_a_player_who_reacts_is_not_shown_the_next_decision_until_the_moment_is_over(tmp_path):
+    """P2, asked in the window before its own first decision, shouts: its own reaction changes what
+    comes next (the moment goes on for P1's answer, and reactions to the shout), so it is not shown
+    that decision early; a move made on it would meet a later question under the same number of
+    moves P2 knows of. P2 plays every frame's first move at once; P1 answers windows late."""
+    (tmp_path / "self.game").write_text(SELF, encoding="utf-8")
+    with Served(tmp_path / "self.game", tmp_path / "data", "--window-seconds", "30") as server:
+        table = create_table(server.url, 2, ["human", "human"], seed=3)
+        windows = {"seen": 0}
+
+        def p2_policy(frame):  # let the first window pass; shout in the second, before its own turn
+            if frame["window"]:
+                windows["seen"] += 1
+                wanted = "shout" if windows["seen"] == 2 else "no reaction"
+                return next((m["move"] for m in frame["legal"] if m["text"] == wanted), frame["legal"][-1]["move"])
+            return frame["legal"][0]["move"]
+
+        p1 = Player(server.url, table["seats"][0]["link"], lambda f: f["legal"][-1]["move"],
+                    wait=lambda f: 0.5 if f["window"] else 0.0)
+        p2 = Player(server.url, table["seats"][1]["link"], p2_policy)
+        asyncio.run(play_all([p1, p2], timeout=60))
+        log = log_lines(log_of(server.data, table["table"]))
+    shout = next(k for k, m in enumerate(log) if m.get("text") == "shout")
+    assert log[-1]["type"] == "end" and log[shout]["player"] == 1
+    moved_on = "the game has moved on since that move was chosen: it was not played"
+    assert p2.errors == [] and set(p1.errors) <= {moved_on}, (p1.errors, p2.errors)  # P1 may be too late
+    first_move = next(k for k, m in enumerate(log) if m.get("player") == 1 and m.get("text", "").startswith("play"))
+    assert first_move > shout  # P2's own turn came after its shout
+    # Shown its decision early, P2 would have played it, and been told that the game changed
+    # before it could be played (its own shout changed it): it is never told so.
+    assert not [f["notice"] for f in p2.frames if f.get("notice")]
+    shouting = [k for k, f in enumerate(p2.frames) if f["window"]][1]  # the window P2 shouted in
+    after = p2.frames[shouting + 1]
+    assert not after["legal"]  # then nothing to answer until the moment is over

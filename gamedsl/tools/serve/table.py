@@ -162,11 +162,18 @@ class Table:
 
     def ahead_asks(self, seat: int) -> bool:
         """Whether a seat may already answer the decision that comes after the open reaction window
-        (it is that decision's player, is not asked in the window or has answered it, and has not
-        answered the decision yet)."""
+        (it is that decision's player, is not asked in the window or has let it pass, and has not
+        answered the decision yet). A seat that reacted in the window has changed what comes next
+        itself (reactions to its reaction, then that decision or another): it waits like the rest."""
         a = self.ahead
         return a is not None and seat == a.player and self.early is None and \
-            (seat not in self.asked or self.answered(seat))
+            (seat not in self.asked or (self.answered(seat) and self._let_pass(seat)))
+
+    def _let_pass(self, seat: int) -> bool:
+        """Whether a seat's answer in the open window is no reaction (held, or already played)."""
+        if seat in self.buffer:
+            return self.buffer[seat][0] == self.no_reaction
+        return any(a[2] == seat and a[3] == self.no_reaction for a in self.state.window[3])
 
     def _sync_window(self):
         """Notice a reaction window that opened: work out who is asked what, and start its clock."""
