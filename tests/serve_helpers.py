@@ -166,3 +166,14 @@ def log_lines(path: Path) -> list[dict]:
 
 
 os.environ.setdefault("PYTHONUNBUFFERED", "1")
+
+
+def wait_in_page(page, expression: str, timeout: float = 30.0):
+    """Wait until a JavaScript expression is true in a page. Not page.wait_for_function: it polls
+    with the page's own eval, which the server's Content-Security-Policy (no 'unsafe-eval') forbids
+    whenever the expression is not true at once; page.evaluate is not subject to it."""
+    import time
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"not true after {timeout} s: {expression}"
+        page.wait_for_timeout(50)

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from serve_helpers import GAMES, Served, log_lines, log_of
+from serve_helpers import GAMES, Served, log_lines, log_of, wait_in_page
 
 MOVED_ON = "the game has moved on since that move was chosen: it was not played"
 REFERENCE = GAMES.parent / "tests" / "reference" / "phone-lol-table.png"
@@ -179,7 +179,7 @@ def test_a_whole_laus_game_in_the_browser(browser, tmp_path):
         # a reloaded page comes back with the game where it is and the whole log
         before = pages[0].locator("#log div").all_text_contents()
         pages[0].reload()
-        pages[0].wait_for_function(f"document.querySelectorAll('#log div').length >= {len(before)}")
+        wait_in_page(pages[0], f"document.querySelectorAll('#log div').length >= {len(before)}")
         assert pages[0].locator("#log div").all_text_contents()[:len(before)] == before
         _play(pages, first, lambda: pages[0].locator("#over").is_visible(), 150)
         for page in pages:
@@ -208,7 +208,7 @@ def test_names_are_shown_to_everyone_escaped_and_go_along_to_a_rematch(browser, 
             page.wait_for_selector("#name-form:not([hidden])")
             page.fill("#name", name)
             page.click("#name-form button")
-        pages[0].wait_for_function("document.querySelector('#players').textContent.includes('<b>Bo</b> (P3)')")
+        wait_in_page(pages[0], "document.querySelector('#players').textContent.includes('<b>Bo</b> (P3)')")
         assert "Ann (P1)" in pages[1].locator("#players").text_content()
         assert pages[0].locator("#players b").count() == 0  # shown as text, never as markup
         assert pages[0].locator("#seat").text_content() == "you are Ann (P1)"
@@ -230,7 +230,7 @@ def test_names_are_shown_to_everyone_escaped_and_go_along_to_a_rematch(browser, 
             page.wait_for_selector("#rematch-go")
         pages[1].click("#rematch-go")
         pages[1].wait_for_selector("#players td")
-        pages[1].wait_for_function("document.querySelector('#seat').textContent === 'you are <b>Bo</b> (P3)'")
+        wait_in_page(pages[1], "document.querySelector('#seat').textContent === 'you are <b>Bo</b> (P3)'")
         assert "Ann (P1)" in pages[1].locator("#players").text_content()
         tables = sorted(p.stem for p in (data / "logs").iterdir())
         assert len(tables) == 2  # the rematch is a table of its own

@@ -31,7 +31,7 @@ from gamedsl.tools.serve.store import Store
 from gamedsl.tools.serve.table import Conn, Settings, Table
 from gamedsl.tools.serve.views import SPECTATOR
 from serve_helpers import (GAMES, Player, Served, create_table, lobby_client, log_lines, log_of, play_all,
-                           random_policy, ws_url)
+                           random_policy, ws_url, wait_in_page)
 
 LAUS = GAMES / "laus.game"
 CHROMIUM = os.environ.get("GAMEDSL_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
@@ -412,14 +412,14 @@ def test_in_a_browser_the_pages_work_under_the_csp_and_another_site_can_neither_
             page.goto(server.url + link)
             page.wait_for_selector("#moves button")
             page.locator("#moves button").first.click()
-            page.wait_for_function("document.querySelectorAll('#log div').length > 1")
+            wait_in_page(page, "document.querySelectorAll('#log div').length > 1")
             assert page.evaluate("window.gamedslErrors") == []
             assert not [m for m in console if "Content Security Policy" in m or "Refused" in m], console
 
             with _site(ATTACK.format(url=server.url)) as other:  # another site, on this machine
                 evil = browser.new_page()
                 evil.goto(other)
-                evil.wait_for_function("window.done === true", timeout=10000)
+                wait_in_page(evil, "window.done === true", timeout=10)
                 evil.wait_for_timeout(500)
                 framed = [f for f in evil.frames if f.url.startswith(server.url)]
                 assert framed == [] and [f.url for f in evil.frames][1] == "chrome-error://chromewebdata/"
