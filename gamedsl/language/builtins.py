@@ -131,19 +131,27 @@ class Builtins:
     def call_min(self, e, scope):
         return self._aggregate(e, scope, "min")
 
-    def _best(self, e, scope, helper):
+    def _keyed(self, e, scope, example: str):
+        """The parts of `F(x in D by K [if C])` (best, worst, sorted): (the element's name, D's code,
+        K's code, ' if C' or '', the element's type), or None after an error."""
         b = self.binding(e, scope)
         if b is None:
-            return _NOPE
+            return None
         inner, var, dcode = b
         if e.by is None:
-            self.c.error(f"'{e.func}' needs 'by', as in '{e.func}(p in players by p.score)'", e.span)
-            return _NOPE
+            self.c.error(f"'{e.func}' needs 'by', as in '{example}'", e.span)
+            return None
         key = self.sort_key(e, inner)
         if key is None:
-            return _NOPE
+            return None
         cond = f" if {self.fn_code(e.where, inner, T.BOOL)}" if e.where is not None else ""
-        elem = inner.names[e.args[0].item.name][1]
+        return var, dcode, key, cond, inner.names[e.args[0].item.name][1]
+
+    def _best(self, e, scope, helper):
+        parts = self._keyed(e, scope, f"{e.func}(p in players by p.score)")
+        if parts is None:
+            return _NOPE
+        var, dcode, key, cond, elem = parts
         # max and min return the first of equal elements, as best and worst promise; none at all:
         # nobody (a player), no card (-1)
         none = "None" if elem == T.PLAYER else "-1"
@@ -393,18 +401,10 @@ class Builtins:
     def call_sorted(self, e, scope):
         """sorted(x in D by E [ascending | descending] [if C]): the elements of D (that satisfy C) in
         the order of their keys E; equal keys keep the order of D."""
-        b = self.binding(e, scope)
-        if b is None:
+        parts = self._keyed(e, scope, "sorted(c in me.hand by c.rank descending)")
+        if parts is None:
             return _NOPE
-        inner, var, dcode = b
-        if e.by is None:
-            self.c.error("'sorted' needs 'by', as in 'sorted(c in me.hand by c.rank descending)'", e.span)
-            return _NOPE
-        key = self.sort_key(e, inner)
-        if key is None:
-            return _NOPE
-        cond = f" if {self.fn_code(e.where, inner, T.BOOL)}" if e.where is not None else ""
-        elem = inner.names[e.args[0].item.name][1]
+        var, dcode, key, cond, elem = parts
         reverse = ", reverse=True" if e.descending else ""  # Python's sort stays stable when reversed
         return f"tuple(sorted([{var} for {var} in {dcode}{cond}], key=lambda {var}: ({key}){reverse}))", \
             T.list_of(elem)

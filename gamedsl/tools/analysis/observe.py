@@ -21,7 +21,7 @@ class Context:
         self.game = load_source(text, filename, coverage=True)  # its code marks each statement that runs
         self.players, self.options = players, options
         self.elements = Elements(self.game)
-        # identical copies are one kind of card (Mad King's two Romance): kind per card, and its name
+        # identical copies (two cards of the same name) are one kind of card: kind per card, and its name
         names = [self.game.card_name(c) for c in range(self.game.card_count())]
         self.kind_names = list(dict.fromkeys(names))
         self.kinds = [self.kind_names.index(name) for name in names]

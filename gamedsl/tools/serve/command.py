@@ -63,7 +63,8 @@ def register(sub, count):
                    help="the pause before a bot's move, so people can follow (default 0.6)")
     p.add_argument("--window-seconds", type=_seconds, default=10.0, metavar="SECONDS",
                    help="how long a reaction window or race waits for a person; then they let it pass "
-                        "(in a race: their first answer counts, at the deadline) (default 10)")
+                        "(in a race: its default, the last answer it lists, counts, at the deadline; a "
+                        "simultaneous choice has no clock) (default 10)")
     p.add_argument("--max-bot-seconds", type=_seconds, default=2.0, metavar="SECONDS",
                    help="the most a bot may think for a move (default 2): a seat asking for more is refused, and "
                         "a search that runs longer is stopped and the move made by greedy instead")
