@@ -285,8 +285,22 @@ class Guard:
             if scope["method"] not in SAFE_METHODS:
                 self.policy.check_request(scope["method"], headers)
         except Refused as refused:
+            await _drain(receive)
             return await _answer(send_with_headers, refused)
         await self.app(scope, receive, send_with_headers)
+
+
+async def _drain(receive, limit: int = 1 << 16):
+    """Read what a refused request still sends of its body (a few KiB at most are read): a
+    connection closed with bytes unread is reset, and the client may lose the refusal with it."""
+    seen = 0
+    while seen <= limit:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        seen += len(message.get("body", b""))
+        if not message.get("more_body"):
+            return
 
 
 async def _answer(send, refused: Refused):
