@@ -186,6 +186,32 @@ end game when log > 0 and log % 2 == 1
     assert logs == {2, 4, 6, 8, 10}  # drawn twice, a sum would be odd now and then
 
 
+def test_a_function_inlined_inside_a_count_keeps_its_own_names_apart_from_the_callers():
+    # rivals(q) counts its own q, inside a count whose q is the argument: the two must not be one
+    # name in the generated code (3 players: each has 2 others, so every q passes).
+    game = load('''
+def rivals(x) = count(q in players if q != x)
+action go { log = count(q in players if rivals(q) == count(players) - 1) }
+round { turn next(me) { choose go } }
+end game when log > 0
+''')
+    state = game.new_state(players=3, seed=1)
+    state.apply_action(state.legal_actions()[0])
+    assert state.var("log") == 3
+
+
+def test_the_generated_module_is_the_same_text_in_every_process():
+    # Its pieces' compiled code is reused across edits and processes (language/codegen.py).
+    import subprocess
+    import sys
+    script = ("import gamedsl, hashlib; g = gamedsl.load_source(open(%r).read(), 'law.game'); "
+              "print(hashlib.sha256(g.prog.module.encode()).hexdigest())" % str(ROOT / "games" / "law.game"))
+    env = {**__import__("os").environ, "GAMEDSL_CACHE": ""}
+    runs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True).stdout
+            for _ in range(2)}
+    assert len(runs) == 1
+
+
 def test_typed_moves_are_parsed_or_explained():
     state = LAUS.new_state(players=4, seed=3)
     me = state.current_player()

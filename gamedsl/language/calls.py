@@ -69,7 +69,7 @@ class Calls:
                 return _NOPE
             args = [self.expr(a, scope) for a in e.args]
             typ = self.compile_def(f)
-            inlined = self.inline_def(d, args)
+            inlined = self.inline_def(d, args, scope)
             if inlined is not None and typ == T.ANY:  # what the body gives for these arguments: a card of a zone
                 typ = self.inlined_type
             code = inlined if inlined is not None else f"D_{f}(s, {', '.join(code for code, _ in args)})"
@@ -120,16 +120,17 @@ class Calls:
             yield from scope.names.values()
             scope = scope.parent
 
-    def inline_def(self, d: m.DefDecl, args: list) -> str | None:
+    def inline_def(self, d: m.DefDecl, args: list, at) -> str | None:
         """A function's body in place of its call, its parameters read as the arguments' code: no call
         at run time, and what does not depend on a legal move's candidate is worked out once.
         An argument that is not cheap to repeat is worked out first, once, into a name of its own
         (`((_a_1 := top(pile)), body)[-1]`), as a call would; not in a comprehension's iterable,
-        where Python has no `:=`. None when the call is better kept."""
+        where Python has no `:=`. None when the call is better kept. The body's names are bound deeper
+        than every name visible at the call (scope `at`), so none of them hides one an argument reads."""
         if len(self.inlining) >= INLINE_DEPTH or d.name in self.inlining:
             return None
         c = self.c
-        scope, binds = Scope(), []
+        scope, binds = Scope(depth=at.depth + 1), []
         for name, (code, typ) in zip(d.params, args):
             if not (_SIMPLE_ARG.match(code) or _HOISTED.match(code)):
                 if self.in_iterable:

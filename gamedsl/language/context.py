@@ -32,9 +32,10 @@ def _ends_turn(stmts) -> bool:
 class Scope:
     """Names visible in one compiled unit: statement locals (env slots) and expression-bound names."""
 
-    def __init__(self, parent: "Scope | None" = None, slots: dict | None = None):
+    def __init__(self, parent: "Scope | None" = None, slots: dict | None = None, depth: int = 0):
         self.names: dict[str, tuple[str, str]] = {}
         self.parent = parent
+        self.depth = parent.depth + 1 if parent else depth  # a root below others: an inlined def's body
         self.slots = slots if slots is not None else (parent.slots if parent else {"n": 0})
 
     def child(self) -> "Scope":
@@ -64,8 +65,10 @@ class Scope:
         return code
 
     def bind(self, name: str, typ: str) -> str:
-        """A Python name for an expression-bound variable (aggregates, def parameters)."""
-        code = f"_{name}_{id(self) % 100000}"
+        """A Python name for an expression-bound variable (aggregates, def parameters). Named by the
+        scope's depth: a name bound inside another of the same name is another Python name, and the
+        generated module is the same text in every process (so its compiled pieces can be reused)."""
+        code = f"_{name}_{self.depth}"
         self.names[name] = (code, typ)
         return code
 

@@ -7,11 +7,26 @@ q = 5% (`fdr`). docs/arena.md and docs/analysis.md say which test is used where.
 """
 from __future__ import annotations
 
+import importlib
 import math
 import statistics
 
-import numpy as np
-from scipy import stats as sst
+
+class _OnFirstUse:
+    """A module imported when one of its names is first read: scipy.stats takes about half a
+    second to import, and every command imports this file (through the arena), `check` included."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def __getattr__(self, attr: str):
+        module = importlib.import_module(self._name)
+        self.__dict__.update(vars(module))
+        return getattr(module, attr)
+
+
+np = _OnFirstUse("numpy")
+sst = _OnFirstUse("scipy.stats")
 
 Z95 = statistics.NormalDist().inv_cdf(0.975)  # 1.95996...: the two-sided 95% quantile of the normal
 Z80 = statistics.NormalDist().inv_cdf(0.80)  # the power asked of "how many games would settle it"
