@@ -13,6 +13,11 @@ ROOT = Path(__file__).resolve().parent.parent
 LAUS = (ROOT / "games" / "laus.game").read_text(encoding="utf-8")
 
 
+def entries(store) -> list:
+    """The cache's entries (its pieces/ folder holds the compiled pieces of each file's last compile)."""
+    return [p for p in store.iterdir() if p.is_file()]
+
+
 @pytest.fixture
 def store(tmp_path, monkeypatch):
     monkeypatch.setenv("GAMEDSL_CACHE", str(tmp_path))
@@ -41,7 +46,7 @@ def play(game, seed=3):
 def test_a_game_seen_before_comes_from_the_cache_and_plays_the_same(store, monkeypatch):
     compiled = compiled_now(monkeypatch)
     first = gamedsl.load_source(LAUS, "laus.game")
-    assert compiled == ["laus.game"] and len(list(store.iterdir())) == 1
+    assert compiled == ["laus.game"] and len(entries(store)) == 1
     again = gamedsl.load_source(LAUS, "laus.game")
     assert compiled == ["laus.game"]  # not compiled again
     assert again.prog is not first.prog
@@ -54,7 +59,7 @@ def test_another_text_or_file_name_is_another_entry(store, monkeypatch):
     gamedsl.load_source(LAUS.replace('game "Laus"', 'game "Laus 2"'), "laus.game")
     gamedsl.load_source(LAUS, "copy.game")
     assert compiled == ["laus.game", "laus.game", "copy.game"]
-    assert len(list(store.iterdir())) == 3
+    assert len(entries(store)) == 3
 
 
 @pytest.mark.parametrize("damage", [
@@ -65,7 +70,7 @@ def test_another_text_or_file_name_is_another_entry(store, monkeypatch):
 ])
 def test_a_damaged_entry_is_ignored_and_written_anew(store, monkeypatch, damage):
     gamedsl.load_source(LAUS, "laus.game")
-    (entry,) = store.iterdir()
+    (entry,) = entries(store)
     entry.write_bytes(damage(entry.read_bytes()))
     compiled = compiled_now(monkeypatch)
     game = gamedsl.load_source(LAUS, "laus.game")
@@ -81,7 +86,7 @@ def test_an_entry_of_another_gamedsl_is_not_used(store, monkeypatch):
     compiled = compiled_now(monkeypatch)
     gamedsl.load_source(LAUS, "laus.game")
     assert compiled == ["laus.game"]
-    assert len(list(store.iterdir())) == 2
+    assert len(entries(store)) == 2
 
 
 def test_errors_are_never_cached(store):
@@ -89,7 +94,7 @@ def test_errors_are_never_cached(store):
     for _ in range(2):
         with pytest.raises(gamedsl.SourceError):
             gamedsl.load_source(bad, "laus.game")
-    assert list(store.iterdir()) == []
+    assert entries(store) == []
 
 
 def test_an_empty_setting_turns_the_cache_off(monkeypatch, tmp_path):
@@ -125,4 +130,29 @@ def test_it_keeps_the_games_used_last(store, monkeypatch):
     then = (store / first).stat().st_mtime - 10
     os.utime(store / cache.key(texts[1], "laus.game"), (then, then))  # used before the first
     gamedsl.load_source(texts[2], "laus.game")
-    assert sorted(e.name for e in store.iterdir()) == sorted([first, cache.key(texts[2], "laus.game")])
+    assert sorted(e.name for e in entries(store)) == sorted([first, cache.key(texts[2], "laus.game")])
+
+
+def test_after_an_edit_to_one_rule_only_its_functions_are_compiled_again(store, monkeypatch):
+    # The module's pieces (one per top-level function) whose text did not change are reused from
+    # the file's last compile; a game so loaded plays as one compiled from nothing.
+    from gamedsl.language import codegen
+    law = (ROOT / "games" / "law.game").read_text(encoding="utf-8")
+    rule = 'action onto_discard2 "onto discard pile 2" if me.piles >= 2 '
+    assert rule in law
+    edited = law.replace(rule, rule.replace(">= 2", ">= 3"))
+    first = gamedsl.load_source(law, "law.game")
+    pieces = len(first.prog.module.split("\ndef "))
+    compiled = []
+    real = compile
+
+    def counting(text, *args):
+        compiled.append(text)
+        return real(text, *args)
+    monkeypatch.setattr(codegen, "compile", counting, raising=False)
+    again = gamedsl.load_source(edited, "law.game")
+    assert pieces > 500 and 1 <= len(compiled) <= 3 and all(">= 3" in text for text in compiled)
+    monkeypatch.setenv("GAMEDSL_CACHE", "")
+    cold = gamedsl.load_source(edited, "law.game")
+    assert len(compiled) > 500
+    assert play(again, seed=5) == play(cold, seed=5)

@@ -20,7 +20,8 @@ def link(prog, code=None):
     ns.update(prog.data)
     if prog.coverage:  # the markers the code sets as its statements run; each link has its own
         ns["_C"] = prog.ran = bytearray(len(prog.markers))
-    exec(code, ns)  # noqa: S102 - our own generated code
+    for piece in code:  # its top-level functions, in order (codegen.compile_module)
+        exec(piece, ns)  # noqa: S102 - our own generated code
     linecache.cache[filename] = (len(prog.module), None, prog.module.splitlines(True), filename)
     register(filename, prog)
     fn = _resolver(ns)

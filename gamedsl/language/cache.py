@@ -108,9 +108,52 @@ def store(name: str, prog, code) -> None:
                 os.unlink(tmp)
 
 
-def _prune(where: Path) -> None:
-    """Remove all but the KEEP entries used last."""
-    entries = [e for e in os.scandir(where) if len(e.name) == 64]
+def _pieces_file(filename: str, coverage: bool) -> Path | None:
+    where = directory()
+    if where is None:
+        return None
+    h = hashlib.sha256(fingerprint().encode() + (b"coverage\0" if coverage else b"normal\0") + filename.encode())
+    return where / "pieces" / h.hexdigest()[:32]
+
+
+def pieces(filename: str, coverage: bool = False) -> dict:
+    """The compiled pieces of the module of a game file's last compile (codegen.compile_module), by
+    their text without marks; empty when there are none or they do not read back."""
+    path = _pieces_file(filename, coverage)
+    try:
+        data = path.read_bytes() if path is not None else b""
+        digest, payload = data[:64], data[64:]
+        if digest != hashlib.sha256(payload).hexdigest().encode():
+            return {}
+        found = marshal.loads(payload)
+        return found if isinstance(found, dict) else {}
+    except Exception:  # noqa: BLE001 - pieces that do not read back are compiled again
+        return {}
+
+
+def store_pieces(filename: str, coverage: bool, found: dict) -> None:
+    """Keep the compiled pieces of a game file's module, in place of those of its last compile."""
+    path = _pieces_file(filename, coverage)
+    if path is None:
+        return
+    tmp = None
+    try:
+        payload = marshal.dumps(found)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        with os.fdopen(fd, "wb") as f:
+            f.write(hashlib.sha256(payload).hexdigest().encode() + payload)
+        os.replace(tmp, path)
+        _prune(path.parent, pieces=True)
+    except (OSError, ValueError):
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def _prune(where: Path, pieces: bool = False) -> None:
+    """Remove all but the KEEP entries (or, in pieces/, files of pieces) used last."""
+    entries = [e for e in os.scandir(where) if pieces or len(e.name) == 64]
     if len(entries) > KEEP:
         entries.sort(key=lambda e: e.stat().st_mtime, reverse=True)
         for e in entries[KEEP:]:
