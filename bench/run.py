@@ -94,6 +94,18 @@ def random_playout(game, players: int) -> Callable[[int], int]:
     return play_one
 
 
+def calls_per_move(play_one: Callable[[int], int], games: int) -> dict:
+    """Function calls per move, as cProfile counts them (built-ins included), over random games with
+    seeds 0 .. games-1: the work per move, free of the machine's speed."""
+    import cProfile
+    import pstats
+    profile = cProfile.Profile()
+    profile.enable()
+    moves = sum(play_one(seed) for seed in range(games))
+    profile.disable()
+    return {"games": games, "moves": moves, "calls_per_move": pstats.Stats(profile).total_calls / moves}
+
+
 def clone_times(game, players: int, seed: int) -> tuple[float, int]:
     """One random game, copying the state CLONE_REPS times at every CLONE_EVERY-th decision:
     (seconds spent copying, copies made)."""
@@ -185,6 +197,10 @@ class Engine:
             s, c = clone_times(self.game(name), players, seed)
             spent, clones, seed = spent + s, clones + c, seed + 1
         return {"clones": clones, "us_per_clone": spent / clones * 1e6}
+
+    def calls(self, name: str, players: int, games: int) -> dict:
+        """Function calls per move (cProfile's count, built-ins included) over `games` random games."""
+        return calls_per_move(random_playout(self.game(name), players), games)
 
     def greedy(self, name: str, players: int, decisions: int) -> dict:
         """The greedy bot's first `decisions` real choices in up to GREEDY_GAMES games: ms each."""
@@ -426,6 +442,63 @@ def clone_section(engines: dict, tasks: list, seconds: float, rows: list[dict]) 
     return entries
 
 
+def calls_section(engines: dict, players: int, games: int) -> list[dict]:
+    """Function calls per move of Laus at random: plain, state and each engine, on the same seeds."""
+    from bench import plain_laus, plain_laus_state
+    note(f"calls per move: laus {players}p")
+    entries = [{"impl": impl, "game": "laus", "players": players,
+                **calls_per_move(lambda seed, m=module: m.play_random_game(players, seed), games)}
+               for impl, module in (("plain", plain_laus), ("state", plain_laus_state))]
+    entries += [{"impl": impl, "game": "laus", "players": players, "games": None, "moves": None, "calls_per_move": None,
+                 **engine("calls", {"name": "laus", "players": players, "games": games})}
+                for impl, (_, engine) in engines.items()]
+    state = entries[1]["calls_per_move"]
+    for e in entries:
+        e["x_state"] = e["calls_per_move"] / state if e.get("calls_per_move") else None
+    return entries
+
+
+EDITS = [(">= 2 { land(me, discard2) }", f">= {n} {{ land(me, discard2) }}") for n in (3, 4, 5)]  # one Law rule
+
+
+def check_ms(root: Path, path: Path, cache: str) -> float | None:
+    """Milliseconds of `gamedsl check PATH` in a fresh process (the designer's edit-check loop), with
+    GAMEDSL_CACHE=cache; None when it does not say ok."""
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "gamedsl.tools.cli", "check", str(path)], capture_output=True,
+                          text=True, cwd=root, env={**os.environ, "GAMEDSL_CACHE": cache, "PYTHONPATH": str(root)})
+    ms = (time.perf_counter() - start) * 1000
+    return ms if proc.returncode == 0 and proc.stdout.strip().endswith(": ok") else None
+
+
+def edit_entry(impl: str, root: Path) -> dict:
+    """`gamedsl check` of Law: cold (an empty cache), unchanged (cached), and after an edit to one
+    rule with the cache holding the file before the edit (the best of the EDITS, each a new text)."""
+    law = game_path(root, "law").read_text(encoding="utf-8")
+    if EDITS[0][0] not in law:
+        return {"impl": impl, "game": "law", "cold_ms": None, "same_ms": None, "edit_ms": None,
+                "error": "the edited rule is not in this law.game"}
+    with tempfile.TemporaryDirectory(prefix="gamedsl-bench-") as cache:
+        path = Path(cache) / "law.game"
+        path.write_text(law, encoding="utf-8")
+        cold = check_ms(root, path, cache)
+        same = check_ms(root, path, cache)
+        edits = []
+        for old, new in EDITS:
+            path.write_text(law.replace(old, new, 1), encoding="utf-8")
+            edits.append(check_ms(root, path, cache))
+            path.write_text(law, encoding="utf-8")
+            check_ms(root, path, cache)  # the cache holds the file before the next edit again
+    ok = None not in edits
+    return {"impl": impl, "game": "law", "cold_ms": cold, "same_ms": same, "edit_ms": min(edits) if ok else None,
+            **({} if ok and cold and same else {"error": "gamedsl check did not say ok"})}
+
+
+def edit_section(engines: dict) -> list[dict]:
+    note("edit + check: law")
+    return [edit_entry(impl, root) for impl, (root, _) in engines.items()]
+
+
 def greedy_section(engines: dict, tasks: list, decisions: int) -> list[dict]:
     """ms per greedy decision; with --before, gamedsl's entries also say how many times faster they are."""
     entries = engine_section(engines, "greedy", ("decisions", "median_ms", "mean_ms", "max_ms"), tasks,
@@ -509,6 +582,9 @@ def targets(result: dict, before: bool) -> list[dict]:
                     find(result["ratios"], impl="openspiel", game="crazy_eights", versus="gamedsl")),
         every("Law <= 8x plain", find(rows, game="law", **ours), "x_plain", "<=", 8.0, "x"),
         every("warm load < 100 ms, every game", find(result["load"], **ours), "warm_ms", "<", 100, " ms"),
+        every("Laus calls per move <= 1.3x state's (3p)", find(result["calls"], **ours), "x_state", "<=", 1.3, "x"),
+        every("gamedsl check law.game after an edit to one rule < 300 ms", find(result["edit"], **ours),
+              "edit_ms", "<", 300, " ms"),
         every("clone <= 3 random moves, every seed game", find(result["clone"], **ours),
               "clone_per_move", "<=", 3.0, " moves"),
         every("greedy median <= 10 ms, every game incl. Hearts", find(result["greedy"], **ours),
@@ -566,6 +642,13 @@ def report(result: dict) -> None:
               f"(median of {q['slices']} alternating slices; range {q['low']:.2f}-{q['high']:.2f})")
     table("Load + check (ms inside load_game, a fresh process each; cold: empty cache, warm: from the cache)",
           [IMPL, GAME, Col("cold ms", "cold_ms", 8, ".1f"), Col("warm ms", "warm_ms", 8, ".1f")], result["load"])
+    table("Edit + check (ms of `gamedsl check law.game` in a fresh process; cold: empty cache, same: unchanged, "
+          "edit: after an edit to one rule)",
+          [IMPL, GAME, Col("cold ms", "cold_ms", 8, ".0f"), Col("same ms", "same_ms", 8, ".0f"),
+           Col("edit ms", "edit_ms", 8, ".0f")], result["edit"])
+    table("Calls per move (cProfile's count of function calls, built-ins included; random Laus games, same seeds)",
+          [IMPL, GAME, PLAYERS, Col("moves", "moves", 7, "d"), Col("calls/move", "calls_per_move", 10, ".1f"),
+           Col("x state", "x_state", 8, ".2f")], result["calls"])
     table(f"Clone (state.clone(past=False) at every {CLONE_EVERY}th decision of random games, fewest players)",
           [IMPL, GAME, PLAYERS, Col("us/clone", "us_per_clone", 9, ".2f"), Col("us/move", "us_per_move", 8, ".2f"),
            Col("clone/move", "clone_per_move", 10, ".2f")], result["clone"])
@@ -616,6 +699,8 @@ def run(args) -> dict:
         rows, ratios = playout_section(engines, [(n, k) for n in seeds for k in counts[n]], seconds)
         result = {"rows": rows, "ratios": ratios,
                   "load": load_section(engines, seeds, 1 if args.quick else 3),
+                  "edit": edit_section(engines) if "law" in seeds else [],
+                  "calls": calls_section(engines, 3, 30 if args.quick else 200) if "laus" in seeds else [],
                   "clone": clone_section(engines, fewest, seconds, rows),
                   "greedy": greedy_section(engines, fewest + [(HEARTS, 4)] * (HEARTS in names),
                                            30 if args.quick else GREEDY_DECISIONS)}
