@@ -7,11 +7,13 @@ whitespace; it never adds, drops or reorders a token, so the program is the one 
 - Line breaks are the author's: a line is never joined to another or split. Blank lines are kept,
   but a run of them becomes one, and none begins or ends the file; the file ends with one newline.
 - A line is indented two spaces per block (`{ ... }`) it lies in. A line that continues a
-  statement or declaration begun on a line before it gets four spaces more than that statement; a
-  line that begins with `}`, or with the `elif` or `else` after one, lines up with its statement.
+  statement or declaration begun on a line before it gets four spaces more than that statement,
+  and four more per bracket still open at its start; a line that begins with `}`, or with the
+  `elif` or `else` after one, lines up with its statement (so does a line beginning with `{`).
 - Inside a line, one space between words and around operators and `=`; none before `,` `:` `;`
   `)` `]`, after `(` `[` or a unary `-`, around `.` and `..`, nor between a function's name and its
-  `(` (an action's `(NAME in ...)` keeps its space); one space inside `{ }`. Trailing whitespace goes.
+  `(` (an action's `(NAME in ...)` keeps its space); one space inside a block's `{ }`, none inside
+  a set's (`{A, B}`); two between statements sharing a line. Trailing whitespace goes.
 - A comment keeps its text and its line. A comment after code keeps its column (the aligned
   comments of the seed games), or follows the code by two spaces if the code now reaches it. A
   comment alone on its line is indented like the code line after it (inside a block that the next
@@ -26,7 +28,7 @@ from .syntax import parse, parser
 
 INDENT = "  "
 CONTINUATION = "    "
-# Statement-like nodes: a line beginning with one begins a statement (not a continuation).
+# A modifier's changes begin a line as statements do; these nodes are calls, whose '(' follows the name.
 _CHANGES = {"param_change", "visibility_change", "same_change", "wild_change"}
 _CALLS = {"call", "call_stmt", "def_decl", "steps_decl"}
 _NO_SPACE_BEFORE = {",", ":", ";", ")", "]", ".", ".."}
@@ -120,7 +122,8 @@ def format_source(text: str, filename: str = "<string>") -> str:
                 break
             closing += 1
         block = INDENT * max(0, depth - closing)
-        if (closing or last_code is None or _at(first) in shape.starts or first.value == "{"
+        if (closing or last_code is None or _at(first) in shape.starts
+                or (first.value == "{" and _at(first) not in shape.set_braces)
                 or (first.value in ("elif", "else") and last_code.value == "}")):
             indent = stmt_indent = block
         else:
