@@ -1,5 +1,6 @@
 """`gamedsl lsp` driven end to end by a real LSP client (pytest-lsp) over stdio: diagnostics as
-the text changes, the outline, go to definition, find references and hover, on the games of games/."""
+the text changes, the outline, go to definition, find references, hover, rename, completion and
+formatting, on the games of games/, and a whole editing session on law.game."""
 from __future__ import annotations
 
 import re
@@ -587,3 +588,19 @@ async def test_an_editing_session_on_law(client, tmp_path):
     _close(client, path)
     print(f"\ndiagnostics after didChange on law.game ({len(latencies)} changes): median "
           f"{statistics.median(latencies) * 1000:.0f} ms, worst {max(latencies) * 1000:.0f} ms")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_formatting_replaces_the_whole_text_up_to_a_utf16_end(client, tmp_path):
+    path = tmp_path / "cards.game"
+    text = 'game "T"\nplayers 2\nattribute face:  joker "🃏🃏"   # «ЛОЛ!» 🃏'  # no final newline
+    await _open(client, path, text)
+    doc = t.TextDocumentIdentifier(uri=path.as_uri())
+    [edit] = await client.text_document_formatting_async(t.DocumentFormattingParams(
+        doc, t.FormattingOptions(tab_size=2, insert_spaces=True)))
+    last = text.split("\n")[-1]
+    assert edit.range == t.Range(t.Position(0, 0), t.Position(2, len(last.encode("utf-16-le")) // 2))
+    assert edit.range.end.character == len(last) + 3  # three cards outside the basic plane: two units each
+    assert edit.new_text == 'game "T"\nplayers 2\nattribute face: joker "🃏🃏"    # «ЛОЛ!» 🃏\n'  # the comment keeps its column
+    assert _apply_edits(text, [edit]) == edit.new_text
+    _close(client, path)
