@@ -83,8 +83,8 @@ _SAFE_JOIN = set("()[]{},:;")
 
 def noisy(formatted: str, rnd: random.Random) -> str:
     """The canonical text with its layout disturbed where the formatter decides it: indentation, the
-    space between tokens, trailing whitespace, the length of each run of blank lines and the final
-    newlines. Line breaks, and the column of a comment that follows code or continues one (which the
+    space between tokens, trailing whitespace, the length of each run of blank lines, the final
+    newlines and the kind of newline (Windows' too). Line breaks, and the column of a comment that follows code or continues one (which the
     formatter keeps: they are the author's), stay."""
     tokens = [t for t in parser().lex(formatted, dont_ignore=True) if t.type != "WS"]
     by_line: dict[int, list] = {}
@@ -121,7 +121,8 @@ def noisy(formatted: str, rnd: random.Random) -> str:
             code = code.ljust(comment.column - 1) + comment.value
         out.append(code + " " * rnd.randint(0, 2))
         comment_above = comment is not None
-    return "\n".join(out) + "\n" * rnd.randint(0, 3)
+    newline = rnd.choice(["\n", "\r\n"])
+    return newline.join(out) + newline * rnd.randint(0, 3)
 
 
 @pytest.mark.parametrize("path", GAMES, ids=str)
