@@ -1,7 +1,6 @@
 """The formatter (`gamedsl fmt`, language/format.py): one canonical layout that keeps the program,
 the comments and the author's line breaks, over every game file of the repository."""
 import random
-import re
 from pathlib import Path
 
 import pytest
@@ -25,25 +24,15 @@ def test_every_game_file_is_found():
     assert len(GAMES) >= 15 and Path("games/law.game") in GAMES
 
 
-# The generated module names a rule's local variables after the scope that made them, with a number
-# taken from the scope's id() (language/context.py): it differs from one compilation to the next even
-# of the same text, and two scopes may happen to share one, so the number is left out before comparing
-# (the name before it is the one written in the game: `_c_` for `c`).
-_LOCAL = re.compile(r"\b(_[A-Za-z]\w*?_)\d+\b")
-
-
-def renumbered(code: str) -> str:
-    return _LOCAL.sub(r"\1N", code)
-
-
 def checked_program(text: str, filename: str):
     """What the checker makes of a text, without where in the file each part came from: the
     generated Python module (every rule, expression and declaration compiled; its `#@N` marks number
-    the places that may fail in order, not by line) and the tables the engine reads beside it (the
-    constants and the messages). Spans are kept apart in the Program (Program.spans), so two texts
-    of one program differing only in layout give equal values here."""
+    the places that may fail in order, not by line, and a rule's own names are named by their
+    depth), and what the engine reads beside it (constants, messages, the names of the zones,
+    variables and actions). Spans are kept apart in the Program (Program.spans), so two texts of
+    one program that differ only in layout give equal values here, and two programs do not."""
     prog, _ = compile_source(text, filename)
-    return renumbered(prog.module), prog.data, prog.messages, [z.name for z in prog.zones], \
+    return prog.module, prog.data, prog.messages, [z.name for z in prog.zones], \
         [v.name for v in prog.vars], sorted(prog.action_by_name)
 
 
