@@ -4,7 +4,9 @@ A real client (pytest-lsp's) starts the server over stdio, opens law.game and pl
 editing session: at lines spread over the file it types a typo into a name (an error to
 report), fixes it (an undo: answered from the server's memory), edits a comment (not checked
 again) and adds a statement (a new program, checked in full). Each figure is the time from
-sending the change to receiving its diagnostics, as an editor would wait for it.
+sending the change to receiving its diagnostics, as an editor would wait for it. Last, the
+document (as the session left it) is formatted a few times (textDocument/formatting: `gamedsl fmt`
+in the server), each timed from the request to its answer.
 
     python bench/lsp_latency.py [--edits N]       # needs pip install '.[lsp]' pytest-lsp
 """
@@ -65,6 +67,11 @@ async def measure(edits: int) -> dict[str, list[float]]:
         times.setdefault(kind, []).append((time.perf_counter() - start) * 1000)
         if kind == "typo":
             assert client.diagnostics[uri], "a typo must be reported"
+    for _ in range(max(3, edits // 2)):
+        start = time.perf_counter()
+        await client.text_document_formatting_async(t.DocumentFormattingParams(
+            t.TextDocumentIdentifier(uri=uri), t.FormattingOptions(tab_size=2, insert_spaces=True)))
+        times.setdefault("formatting", []).append((time.perf_counter() - start) * 1000)
     await client.shutdown_session()
     return times
 
@@ -74,11 +81,12 @@ def main() -> int:
     ap.add_argument("--edits", type=int, default=20, help="rounds of typo, fix, comment and new rule (default 20)")
     args = ap.parse_args()
     times = asyncio.run(measure(args.edits))
-    every = sorted(x for xs in times.values() for x in xs)
+    every = sorted(x for kind, xs in times.items() if kind != "formatting" for x in xs)
     print(f"law.game, {len(every)} changes: diagnostics published in median {statistics.median(every):.0f} ms, "
           f"worst {every[-1]:.0f} ms")
     for kind, xs in times.items():
-        print(f"  {kind:12} median {statistics.median(xs):4.0f} ms, worst {max(xs):4.0f} ms ({len(xs)} changes)")
+        what = "requests" if kind == "formatting" else "changes"
+        print(f"  {kind:12} median {statistics.median(xs):4.0f} ms, worst {max(xs):4.0f} ms ({len(xs)} {what})")
     return 0
 
 

@@ -1,5 +1,6 @@
 """`gamedsl lsp` driven end to end by a real LSP client (pytest-lsp) over stdio: diagnostics as
-the text changes, the outline, go to definition, find references and hover, on the games of games/."""
+the text changes, the outline, go to definition, find references, hover, rename, completion and
+formatting, on the games of games/, and a whole editing session on law.game."""
 from __future__ import annotations
 
 import re
@@ -490,3 +491,116 @@ async def test_semantic_tokens_colour_names_by_kind(client):
 def test_missing_lsp_extra_names_it():
     from gamedsl.tools.cli import missing_module_message
     assert "gamedsl[lsp]" in missing_module_message(ModuleNotFoundError(name="pygls"))
+
+
+# ---- a whole editing session, as an editor drives it
+
+def _offset(lines: list[str], position: t.Position) -> int:
+    """The string index of an LSP position (UTF-16 columns) in the text of `lines`."""
+    line = lines[position.line] if position.line < len(lines) else ""
+    units, col = 0, 0
+    while col < len(line) and units < position.character:
+        units += 2 if ord(line[col]) > 0xFFFF else 1
+        col += 1
+    return sum(len(x) + 1 for x in lines[:position.line]) + col
+
+
+def _apply_edits(text: str, edits) -> str:
+    """Any text edits (several lines, UTF-16 columns), applied as an editor does: each at its range
+    in the text before them, the last first."""
+    lines = text.split("\n")
+    spans = sorted(((_offset(lines, e.range.start), _offset(lines, e.range.end), e.new_text) for e in edits),
+                   reverse=True)
+    for start, end, new in spans:
+        text = text[:start] + new + text[end:]
+    return text
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_an_editing_session_on_law(client, tmp_path):
+    """Open, break, fix, hover, go to definition, rename, format and complete, in one document, the
+    way an editor does; print the diagnostics' latency (from didChange to publishDiagnostics)."""
+    import statistics
+    import subprocess
+    path = tmp_path / "law.game"
+    text = LAW.read_text(encoding="utf-8")
+    doc = t.TextDocumentIdentifier(uri=path.as_uri())
+    version, latencies = 1, []
+
+    async def change(new_text):
+        nonlocal version
+        version += 1
+        started = time.perf_counter()
+        found = await _change(client, path, new_text, version)
+        latencies.append(time.perf_counter() - started)
+        return found
+
+    assert await _open(client, path, text) == []
+    lines = text.split("\n")
+    use = lines.index("  me.restricted += 1") + 1
+    decl = next(i for i, x in enumerate(lines) if x.startswith("hidden var restricted ")) + 1
+
+    # a typo at a use: one error, with its hint; fixed: cleared
+    [d] = await change(text.replace("  me.restricted += 1", "  me.restrictd += 1"))
+    assert "restrictd" in d.message and "hint: did you mean 'restricted'?" in d.message
+    assert d.range.start == t.Position(use - 1, 5)
+    assert await change(text) == []
+
+    # hover, then go to the declaration
+    h = await client.text_document_hover_async(t.HoverParams(doc, _pos(text, use, "restricted")))
+    assert "hidden variable `restricted` per player" in h.contents.value
+    [loc] = await client.text_document_definition_async(t.DefinitionParams(doc, _pos(text, use, "restricted")))
+    assert loc.uri == doc.uri and loc.range.start == t.Position(decl - 1, len("hidden var "))
+
+    # rename across the file: the result checks clean
+    edit = await client.text_document_rename_async(t.RenameParams(doc, _pos(text, use, "restricted"),
+                                                                  "restricted_so_far"))
+    renamed = _apply_edits(text, edit.changes[doc.uri])
+    assert "  me.restricted_so_far += 1" in renamed and not re.search(r"\brestricted\b(?! so far)", "\n".join(
+        re.sub(r'#.*|"[^"]*"', "", x) for x in renamed.split("\n")))
+    assert await change(renamed) == []
+
+    # format: the edits give what `gamedsl fmt` writes, which still checks; then nothing to do
+    edits = await client.text_document_formatting_async(t.DocumentFormattingParams(
+        doc, t.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert edits
+    formatted = _apply_edits(renamed, edits)
+    path.write_text(renamed, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "gamedsl", "fmt", str(path)], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout == f"reformatted {path}\n", run.stderr
+    assert formatted == path.read_text(encoding="utf-8") != renamed
+    assert await change(formatted) == []
+    assert len(await client.text_document_formatting_async(t.DocumentFormattingParams(
+        doc, t.FormattingOptions(tab_size=2, insert_spaces=True)))) == 0
+
+    # completion after `me.` while typing: the per-player zones and variables
+    typing = formatted.split("\n")
+    k = typing.index("  me.restricted_so_far += 1")
+    typing[k] = "  me."
+    found = await change("\n".join(typing))
+    assert found  # half typed: an error
+    assert len(await client.text_document_formatting_async(t.DocumentFormattingParams(
+        doc, t.FormattingOptions(tab_size=2, insert_spaces=True)))) == 0  # it does not parse: no edits
+    done = await client.text_document_completion_async(t.CompletionParams(doc, t.Position(k, len("  me."))))
+    labels = {item.label for item in done.items}
+    assert {"hand", "laws", "bill", "restricted_so_far", "asked", "laws_to_win"} <= labels
+    assert "draw_pile" not in labels and "take_draw" not in labels
+    _close(client, path)
+    print(f"\ndiagnostics after didChange on law.game ({len(latencies)} changes): median "
+          f"{statistics.median(latencies) * 1000:.0f} ms, worst {max(latencies) * 1000:.0f} ms")
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_formatting_replaces_the_whole_text_up_to_a_utf16_end(client, tmp_path):
+    path = tmp_path / "cards.game"
+    text = 'game "T"\nplayers 2\nattribute face:  joker "🃏🃏"   # «ЛОЛ!» 🃏'  # no final newline
+    await _open(client, path, text)
+    doc = t.TextDocumentIdentifier(uri=path.as_uri())
+    [edit] = await client.text_document_formatting_async(t.DocumentFormattingParams(
+        doc, t.FormattingOptions(tab_size=2, insert_spaces=True)))
+    last = text.split("\n")[-1]
+    assert edit.range == t.Range(t.Position(0, 0), t.Position(2, len(last.encode("utf-16-le")) // 2))
+    assert edit.range.end.character == len(last) + 3  # three cards outside the basic plane: two units each
+    assert edit.new_text == 'game "T"\nplayers 2\nattribute face: joker "🃏🃏"    # «ЛОЛ!» 🃏\n'  # the comment keeps its column
+    assert _apply_edits(text, [edit]) == edit.new_text
+    _close(client, path)

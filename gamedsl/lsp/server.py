@@ -1,6 +1,6 @@
 """`gamedsl lsp`: a Language Server Protocol server over stdio (pygls), serving what the checker
 knows about a .game file: diagnostics as you type, an outline, go to definition, find references,
-rename, hover, completion and semantic tokens. See docs/editors.md."""
+rename, hover, completion, semantic tokens and formatting. See docs/editors.md."""
 from __future__ import annotations
 
 import asyncio
@@ -384,6 +384,26 @@ def semantic_tokens(ls: GameServer, params: t.SemanticTokensParams):
                  sum(1 << a.TOKEN_MODIFIERS.index(m) for m in mods)]
         last_line, last_col = line - 1, col
     return t.SemanticTokens(data=data)
+
+
+@server.feature(t.TEXT_DOCUMENT_FORMATTING)
+def formatting(ls: GameServer, params: t.DocumentFormattingParams):
+    """The document in the canonical layout (`gamedsl fmt`), as one edit of the whole text; no edit
+    when it is already so, or when it does not parse (its errors are the diagnostics already shown)."""
+    from ..errors import SourceError
+    from ..language.format import format_source
+
+    uri = params.text_document.uri
+    text = ls.workspace.get_text_document(uri).source
+    try:
+        formatted = format_source(text, ls.filename(uri))
+    except SourceError:
+        return []
+    if formatted == text:
+        return []
+    lines = text.split("\n")
+    end = t.Position(len(lines) - 1, a.utf16_len(lines[-1]))
+    return [t.TextEdit(range=t.Range(t.Position(0, 0), end), new_text=formatted)]
 
 
 def main() -> int:

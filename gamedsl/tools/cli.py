@@ -87,6 +87,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE", help="a .game file")
     p.set_defaults(func=cmd_check)
 
+    p = sub.add_parser("fmt", help="lay game files out in the canonical layout",
+                       description="Rewrite each game file in the canonical layout (docs/editors.md, "
+                                   "'Formatting'): the same program, comments kept, the author's line "
+                                   "breaks kept. A folder stands for the .game files in it. A file with a "
+                                   "syntax error is reported and left alone.")
+    p.add_argument("files", nargs="+", metavar="FILE", help="a .game file, or a folder of them")
+    p.add_argument("--check", action="store_true",
+                   help="change nothing; list the files that would change and exit 1 if there are any (for CI)")
+    p.add_argument("--diff", action="store_true", help="change nothing; print what would change as a unified diff")
+    p.set_defaults(func=cmd_fmt)
+
     seats_help = (f"who sits at each seat, comma-separated ({', '.join(SEAT_KINDS)}, or a bot spec such as "
                   "ismcts:2000 or ismcts:0.5s: see docs/bots.md); one kind for all seats")
     p = sub.add_parser(
@@ -260,6 +271,53 @@ def cmd_check(args) -> int:
         else:
             print(f"{f}: ok")
     return 1 if bad else 0
+
+
+# ---- fmt
+
+def _game_files(paths: list[str]) -> list[Path]:
+    files = []
+    for path in paths:
+        p = Path(path)
+        if p.is_dir():
+            files.extend(sorted(p.rglob("*.game")))
+        else:
+            files.append(p)
+    return files
+
+
+def cmd_fmt(args) -> int:
+    import difflib
+
+    from ..language.format import format_source
+
+    bad = changed = False
+    for p in _game_files(args.files):
+        try:
+            text = p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a UTF-8 text file"
+            print(f"{p}: error: {reason}", file=sys.stderr)
+            bad = True
+            continue
+        try:
+            result = format_source(text, str(p))
+        except SourceError as exc:
+            print(exc.format(), file=sys.stderr)
+            bad = True
+            continue
+        if result == text:
+            continue
+        changed = True
+        if args.diff:
+            sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), result.splitlines(True),
+                                                       f"{p}", f"{p} (formatted)"))
+        if args.check:
+            print(f"would reformat {p}")
+        elif not args.diff:
+            p.write_text(result, encoding="utf-8", newline="\n")
+            print(f"reformatted {p}")
+    return 1 if bad or (args.check and changed) else 0
 
 
 # ---- lsp
