@@ -20,6 +20,7 @@ import json
 import re
 import shutil
 import subprocess
+import zipfile
 from pathlib import Path
 
 import lark
@@ -456,3 +457,104 @@ def test_every_builtin_has_a_builtin_scope():
     bare = alternatives(builtin[1]["match"]) | set(re.findall(r"\\b([a-z_]+)\\b", builtin[2]["match"]))
     assert bare == set(_BARE), "names read without parentheses"
     assert functions | {"card"} == BUILTINS - set(_BARE), "functions (card is the card literal's own rule)"
+
+
+# ---- the extension ----------------------------------------------------------------------------
+
+def test_the_manifest_points_at_files_that_exist():
+    manifest = json.loads((EXTENSION / "package.json").read_text(encoding="utf-8"))
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    version = re.search(r'^version = "([^"]+)"', pyproject, re.MULTILINE)[1]
+    assert manifest["version"] == version, "editors/vscode/package.json's version follows pyproject.toml's"
+    lock = json.loads((EXTENSION / "package-lock.json").read_text(encoding="utf-8"))
+    assert lock["version"] == version and lock["packages"][""]["version"] == version, "run npm install in editors/vscode"
+    assert (EXTENSION / manifest["main"]).is_file()
+    (language,) = manifest["contributes"]["languages"]
+    assert language["id"] == "gamedsl" and language["extensions"] == [".game"]
+    assert (EXTENSION / language["configuration"]).is_file()
+    (grammar,) = manifest["contributes"]["grammars"]
+    assert grammar["language"] == "gamedsl" and (EXTENSION / grammar["path"]).is_file()
+    assert grammar["scopeName"] == textmate_grammar(EXTENSION / grammar["path"])["scopeName"] == "source.gamedsl"
+    settings = manifest["contributes"]["configuration"]["properties"]
+    assert settings["gamedsl.server.path"]["default"] == "gamedsl"
+    assert settings["gamedsl.server.args"]["default"] == ["lsp"]
+    assert "vscode-languageclient" in manifest["dependencies"] and "@vscode/vsce" in manifest["devDependencies"]
+    assert all(re.fullmatch(r"\d+\.\d+\.\d+", v) for v in [*manifest["dependencies"].values(),
+                                                           *manifest["devDependencies"].values()]), "pinned"
+
+
+def test_the_language_configuration():
+    config = json.loads((EXTENSION / "language-configuration.json").read_text(encoding="utf-8"))
+    assert config["comments"] == {"lineComment": "#"}
+    assert config["brackets"] == [["{", "}"], ["[", "]"], ["(", ")"]]
+    assert {p["open"] + p["close"] for p in config["autoClosingPairs"]} == {"{}", "[]", "()", '""'}
+    increase = re.compile(config["indentationRules"]["increaseIndentPattern"])
+    decrease = re.compile(config["indentationRules"]["decreaseIndentPattern"])
+    for opens in ("setup {", "action play (c in me.hand) {", '  if a { move c to b } else {  # x',
+                  'action ask "ask {q}" {', "round {   "):
+        assert increase.search(opens), opens
+    for stays in ('  say "{p} wins"', "  if a { win p }", "# a comment {", '  say "a {"', "game \"x\""):
+        assert not increase.search(stays), stays
+    assert decrease.search("  }") and decrease.search("} else {") and not decrease.search("  move c to deck")
+
+
+def test_the_client_starts_the_configured_server(tmp_path):
+    """extension.js with a stand-in for the `vscode` module and for vscode-languageclient (no real
+    VS Code runs here): it starts the configured command with `lsp`, looked up on the PATH; says
+    how to install gamedsl when the command is not found; restarts on a change of the setting."""
+    need_node()
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "gamedsl"
+    fake.write_text("#!/bin/sh\n", encoding="utf-8")
+    fake.chmod(0o755)
+    done = subprocess.run(["node", str(HARNESS / "client.js"), str(EXTENSION / "extension.js"), str(bin_dir)],
+                          capture_output=True, text=True, check=False, timeout=60)
+    assert done.returncode == 0, done.stderr
+    events = json.loads(done.stdout)
+    default, configured, missing, failing, changed = (events[k] for k in
+                                                      ("default", "configured", "missing", "failing", "changed"))
+    (started,) = default["clients"]
+    assert started["serverOptions"] == {"command": str(fake), "args": ["lsp"]}
+    assert started["documentSelector"] == [{"scheme": "file", "language": "gamedsl"},
+                                           {"scheme": "untitled", "language": "gamedsl"}]
+    assert started["started"] and not default["errors"]
+    assert default["commands"] == ["gamedsl.restartServer"]
+    (started,) = configured["clients"]
+    assert started["serverOptions"] == {"command": str(fake), "args": ["lsp", "--verbose"]}
+    assert not missing["clients"]
+    (error,) = missing["errors"]
+    assert "'/nowhere/gamedsl' was not found" in error["message"] and "pip install 'gamedsl[lsp]'" in error["message"]
+    assert error["items"] == ["Open Settings"] and missing["opened"] == ["gamedsl.server.path"]
+    (error,) = failing["errors"]
+    assert "did not start" in error["message"] and "spawn failed" in error["message"]
+    first, second = changed["clients"]
+    assert first["stopped"] and second["serverOptions"]["command"] == str(fake) and second["started"]
+    assert changed["deactivated"] and second["stopped"]
+
+
+def test_the_script_builds_a_vsix(tmp_path):
+    """editors/vscode/build-vsix.sh, run on a copy of the folder: the .vsix (a zip) holds the
+    manifest, the grammar, the language configuration, the client and its npm dependencies, and
+    none of the build's."""
+    need_node()
+    folder = tmp_path / "vscode"
+    shutil.copytree(EXTENSION, folder, ignore=shutil.ignore_patterns("node_modules", "*.vsix"))
+    done = subprocess.run(["bash", str(folder / "build-vsix.sh")], capture_output=True, text=True, check=False, timeout=600)
+    assert done.returncode == 0, f"{done.stdout}\n{done.stderr}"
+    manifest = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+    vsix = folder / f"gamedsl-{manifest['version']}.vsix"
+    with zipfile.ZipFile(vsix) as z:
+        names = set(z.namelist())
+        packed = json.loads(z.read("extension/package.json"))
+        assert json.loads(z.read("extension/syntaxes/gamedsl.tmLanguage.json")) == textmate_grammar()
+    for name in ("extension/package.json", "extension/extension.js", "extension/language-configuration.json",
+                 "extension/syntaxes/gamedsl.tmLanguage.json", "extension/readme.md",
+                 "extension/node_modules/vscode-languageclient/node.js", "extension.vsixmanifest"):
+        assert name in names, name
+    contributes = packed["contributes"]
+    for path in [packed["main"], contributes["languages"][0]["configuration"], contributes["grammars"][0]["path"]]:
+        assert "extension/" + path.removeprefix("./") in names, path
+    assert not any(n.startswith("extension/node_modules/@vscode/vsce/") for n in names), "a devDependency is packed"
+    assert not any(n.endswith((".vsix", "build-vsix.sh")) for n in names)
+    assert vsix.stat().st_size < 2_000_000
