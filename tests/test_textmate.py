@@ -73,11 +73,14 @@ outcome { for each p in players { if p.points >= 10 % 3 { win p } else { lose p 
 
 # ---- node, npm and the packages ------------------------------------------------------------
 
-def need_node() -> None:
+def need_node(major: int = 0) -> None:
     missing = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
     if missing:
         pytest.skip(f"{' and '.join(missing)} not found: the TextMate grammar and the VS Code extension "
                     "are tested with Node (apt-get install nodejs npm; .ci/run installs them)")
+    version = subprocess.run(["node", "--version"], capture_output=True, text=True, check=True).stdout.strip()
+    if int(version.lstrip("v").split(".")[0]) < major:
+        pytest.skip(f"Node {major} or later is needed (vsce packs the .vsix), and this is Node {version}")
 
 
 def npm_ci(directory: Path) -> None:
@@ -537,7 +540,7 @@ def test_the_script_builds_a_vsix(tmp_path):
     """editors/vscode/build-vsix.sh, run on a copy of the folder: the .vsix (a zip) holds the
     manifest, the grammar, the language configuration, the client and its npm dependencies, and
     none of the build's."""
-    need_node()
+    need_node(20)
     folder = tmp_path / "vscode"
     shutil.copytree(EXTENSION, folder, ignore=shutil.ignore_patterns("node_modules", "*.vsix"))
     done = subprocess.run(["bash", str(folder / "build-vsix.sh")], capture_output=True, text=True, check=False, timeout=600)

@@ -4,6 +4,10 @@
 # vsce (a devDependency: pinned too). Needs Node 20 or later and npm.
 set -euo pipefail
 cd "$(dirname "$0")"
+if [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 20 ]; then
+    echo "build-vsix.sh: vsce needs Node 20 or later, and this is Node $(node --version)" >&2
+    exit 1
+fi
 npm ci --no-audit --no-fund --loglevel=error
 version="$(node -p 'require("./package.json").version')"
 # The project has no licence file and no public repository yet: say so to vsce rather than be asked.
