@@ -20,6 +20,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -481,6 +482,8 @@ def test_the_manifest_points_at_files_that_exist():
     settings = manifest["contributes"]["configuration"]["properties"]
     assert settings["gamedsl.server.path"]["default"] == "gamedsl"
     assert settings["gamedsl.server.args"]["default"] == ["lsp"]
+    restricted = manifest["capabilities"]["untrustedWorkspaces"]["restrictedConfigurations"]
+    assert set(restricted) == set(settings), "a workspace not trusted must not choose the command that runs"
     assert "vscode-languageclient" in manifest["dependencies"] and "@vscode/vsce" in manifest["devDependencies"]
     assert all(re.fullmatch(r"\d+\.\d+\.\d+", v) for v in [*manifest["dependencies"].values(),
                                                            *manifest["devDependencies"].values()]), "pinned"
@@ -534,6 +537,32 @@ def test_the_client_starts_the_configured_server(tmp_path):
     first, second = changed["clients"]
     assert first["stopped"] and second["serverOptions"]["command"] == str(fake) and second["started"]
     assert changed["deactivated"] and second["stopped"]
+
+
+def test_the_client_starts_a_server_that_answers():
+    """The server options extension.js builds (with the default setting, `gamedsl` found on the
+    PATH) start the real `gamedsl lsp`, which answers what VS Code asks when law.game is opened:
+    no errors, its outline, a hover on a card literal; and an error typed into it comes back.
+    (The client is a stand-in speaking LSP with vscode-jsonrpc from the extension's node_modules;
+    no real VS Code runs here.)"""
+    npm_ci(EXTENSION)
+    bin_dir = Path(sys.executable).parent
+    if not (bin_dir / "gamedsl").exists():
+        found = shutil.which("gamedsl")
+        assert found, "the gamedsl command is not installed (pip install -e '.[test]')"
+        bin_dir = Path(found).parent
+    law = ROOT / "games" / "law.game"
+    done = subprocess.run(["node", str(HARNESS / "server.js"), str(EXTENSION / "extension.js"), str(bin_dir), str(law)],
+                          capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 0, done.stderr
+    answers = json.loads(done.stdout)
+    assert answers["serverOptions"] == {"command": str(bin_dir / "gamedsl"), "args": ["lsp"]} and not answers["errors"]
+    assert answers["diagnostics"] == []
+    assert {"hand", "laws", "ask", "discard_card", "setup", "outcome"} <= set(answers["symbols"])
+    assert answers["hover"].startswith("the card A\u2665")
+    src = law.read_text(encoding="utf-8").split("\n")
+    (typo,) = answers["typed"]
+    assert "move c to pot" in src[typo["line"]] and typo["message"].startswith("unknown zone 'pott'")
 
 
 def test_the_script_builds_a_vsix(tmp_path):
