@@ -15,7 +15,8 @@ let client = null;
 /** The command and arguments that start the server, from the settings. */
 function serverCommand() {
   const config = vscode.workspace.getConfiguration("gamedsl");
-  const command = (config.get("server.path") || "gamedsl").trim() || "gamedsl";
+  const configured = config.get("server.path");
+  const command = typeof configured === "string" && configured.trim() ? configured.trim() : "gamedsl";
   const args = config.get("server.args");
   return { command, args: Array.isArray(args) ? args.map(String) : ["lsp"] };
 }
