@@ -14,6 +14,7 @@ INLINE_LINES = 40  # a block up to this many lines is copied where a jump leads 
 DEPTH = 2  # copies inside copies, at most
 
 _RETURN = re.compile(r"^(\s*)return (\w+)$")
+_WORD = re.compile(r"\b\w+\b")  # names are looked up among the words (one pattern, not one per unit)
 
 
 def fuse(blocks: dict[str, list], entry: str, keep: set) -> tuple[dict[str, list], str]:
@@ -21,8 +22,9 @@ def fuse(blocks: dict[str, list], entry: str, keep: set) -> tuple[dict[str, list
     forwarding and copying; `keep`: names that must stay (other code refers to them)."""
     alias = _forwarders(blocks)
     if alias:
-        word = re.compile(r"\b(" + "|".join(map(re.escape, alias)) + r")\b")
-        blocks = {name: [(word.sub(lambda mt: alias[mt.group(1)], t), *rest) for t, *rest in lines]
+        def forwarded(mt):
+            return alias.get(mt.group(), mt.group())
+        blocks = {name: [(_WORD.sub(forwarded, t), *rest) for t, *rest in lines]
                   for name, lines in blocks.items() if name not in alias}
         entry = alias.get(entry, entry)
     blocks = {name: _inlined(name, lines, blocks, DEPTH) for name, lines in blocks.items()}
@@ -67,7 +69,6 @@ def _inlined(name: str, lines: list, blocks: dict, depth: int) -> list:
 
 def _reachable(blocks: dict, roots: set) -> dict:
     """The blocks some kept block names, in their order."""
-    word = re.compile(r"\b(" + "|".join(map(re.escape, blocks)) + r")\b") if blocks else None
     seen, todo = set(), [r for r in roots if r in blocks]
     while todo:
         name = todo.pop()
@@ -75,5 +76,5 @@ def _reachable(blocks: dict, roots: set) -> dict:
             continue
         seen.add(name)
         for text, *_ in blocks[name]:
-            todo.extend(word.findall(text))
+            todo.extend(w for w in _WORD.findall(text) if w in blocks)
     return {name: lines for name, lines in blocks.items() if name in seen}

@@ -22,15 +22,10 @@ _MAX_ERRORS = 20
 
 @functools.cache
 def parser() -> lark.Lark:
-    """The LALR parser of a whole file, with positions on every node."""
-    return lark.Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True,
-                     cache=True)
-
-
-@functools.cache
-def expression_parser() -> lark.Lark:
-    """The same grammar's parser of one expression: a value inside a message's braces (build.py)."""
-    return lark.Lark(grammar_text(), parser="lalr", start="expr", propagate_positions=True,
+    """The LALR parser, with positions on every node, of a whole file (`parse(text, start="start")`)
+    and of one expression (`start="expr"`: a value inside a message's braces, build.py). One parser
+    for both: loading it is a good part of checking a file after an edit."""
+    return lark.Lark(grammar_text(), parser="lalr", start=["start", "expr"], propagate_positions=True,
                      maybe_placeholders=True, cache=True)
 
 
@@ -191,7 +186,7 @@ def parse_expression(source: str, line: int, column: int, end: int):
     '}' closing it): its tree, or a Diagnostic placed in the file. The text is parsed at its own
     place (after as many line breaks and spaces), so every position in the tree is the file's."""
     try:
-        return expression_parser().parse("\n" * (line - 1) + " " * (column - 1) + source), None
+        return parser().parse("\n" * (line - 1) + " " * (column - 1) + source, start="expr"), None
     except UnexpectedInput as err:
         tok = getattr(err, "token", None)
         if isinstance(err, UnexpectedEOF) or (tok is not None and tok.type == "$END"):
@@ -210,14 +205,14 @@ def parse(text: str, filename: str = "<string>") -> lark.Tree:
     again, so each broken declaration is reported once and errors do not cascade.
     """
     try:
-        return parser().parse(text)
+        return parser().parse(text, start="start")
     except UnexpectedInput:
         pass  # look for every error, below
     lines = text.split("\n")
     diagnostics = _unclosed_blocks(lines)  # only for a file that does not parse: layout is a hint, not a rule
     while len(diagnostics) < _MAX_ERRORS:
         try:
-            tree = parser().parse("\n".join(lines))
+            tree = parser().parse("\n".join(lines), start="start")
         except UnexpectedInput as err:
             d = _at_previous_line(_diagnostic(err), err, lines)
             diagnostics.append(d)
