@@ -31,7 +31,8 @@ def plain(tmp_path_factory):
     # A copy of the source, so the build leaves nothing behind in the checkout.
     src = base / "src"
     shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info",
-                                                            "__pycache__", ".pytest_cache", ".hypothesis"))
+                                                            "__pycache__", ".pytest_cache", ".hypothesis",
+                                                            "node_modules", "*.vsix"))
     out = subprocess.run([str(bin_dir / "python"), "-m", "pip", "install", "-q", str(src)],
                          capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stdout + out.stderr
@@ -65,6 +66,16 @@ def test_the_grammar_ships_inside_the_package(plain):
 def test_check_every_game(plain):
     out = gamedsl(plain, "check", *GAMES)
     assert out.stdout.splitlines() == [f"{g}: ok" for g in GAMES]
+
+
+def test_fmt_lays_out_a_game_and_check_mode_then_finds_nothing(plain):
+    copy = plain[1] / "messy.game"
+    copy.write_text(LAUS.read_text(encoding="utf-8").replace("\n\n", "\n\n\n\n"), encoding="utf-8")
+    out = gamedsl(plain, "fmt", "--check", copy, ok=(1,))
+    assert out.stdout.strip() == f"would reformat {copy}"
+    gamedsl(plain, "fmt", copy)
+    gamedsl(plain, "fmt", "--check", copy)
+    assert gamedsl(plain, "check", copy).stdout.strip() == f"{copy}: ok"
 
 
 def test_play_with_bots_then_replay_its_log(plain):

@@ -7,8 +7,9 @@ from .ismcts import IsmctsAgent
 from .uniform import RandomAgent
 
 BOTS = {"random": RandomAgent, "greedy": GreedyAgent, "ismcts": IsmctsAgent}
+SEAT_KINDS = ("human",) + tuple(BOTS)  # who may sit at a seat of `gamedsl play`: a person, or a bot
 
-__all__ = ["BOTS", "BotSpecError", "GreedyAgent", "IsmctsAgent", "RandomAgent", "UnknownBot", "make_bot",
+__all__ = ["BOTS", "SEAT_KINDS", "BotSpecError", "GreedyAgent", "IsmctsAgent", "RandomAgent", "UnknownBot", "make_bot",
            "parse_spec"]
 
 

@@ -10,16 +10,29 @@ import os
 import sys
 from pathlib import Path
 
-from ..bots import BOTS
+from importlib import import_module
+
+from ..bots import BOTS, SEAT_KINDS
 from ..errors import GameRuntimeError, GamedslError, SourceError
 from ..version import __version__
-from .analysis import command as analysis
-from .arena import cmd_arena, seat_specs
+from .analysis import options as analysis
 from .console import CliError, load
 from .logfile import LogError
-from .play import SEAT_KINDS, cmd_play, cmd_replay
 from .serve import command as serve
-from .simulate import cmd_simulate, seat_problem
+
+
+def _later(module: str, name: str):
+    """The function `name` of `module` (of gamedsl.tools), imported when it is called: a command's
+    own imports are paid by that command, not by every other (`gamedsl check` among them)."""
+    def call(*args):
+        return getattr(import_module(module, __package__), name)(*args)
+    call.__name__ = name
+    return call
+
+
+cmd_play, cmd_replay = _later(".play", "cmd_play"), _later(".play", "cmd_replay")
+cmd_simulate, cmd_arena = _later(".simulate", "cmd_simulate"), _later(".arena", "cmd_arena")
+seat_problem, seat_specs = _later(".simulate", "seat_problem"), _later(".arena", "seat_specs")
 
 # The modules of the optional extras in pyproject.toml, each with the extra that installs it
 # (a command that needs one is answered with the install line, not with "a bug").

@@ -11,7 +11,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from ..bots import BOTS, make_bot
+from ..bots import SEAT_KINDS, make_bot
 from ..errors import GamedslError
 from ..version import __version__
 from . import render
@@ -21,7 +21,6 @@ from .logfile import (LogError, LogWriter, end_mismatch, file_sha256, game_path,
                       replay_moves, rewrite)
 from .simulate import bot_seed, effective_options, players_and_seats, seat_problem
 
-SEAT_KINDS = ("human",) + tuple(BOTS)
 
 
 def _slug(name: str) -> str:

@@ -12,9 +12,6 @@ import os
 import signal
 from typing import Callable
 
-from rich.progress import ProgressColumn
-from rich.text import Text
-
 from ..errors import GamedslError
 
 
@@ -154,24 +151,24 @@ def _reachable(address: str, timeout: float):
         raise GamedslError(f"cannot reach the Ray cluster at '{address}': {exc.strerror or exc}") from None
 
 
-class RateColumn(ProgressColumn):
-    """Tasks finished per second (games/s), for a progress bar."""
-
-    def __init__(self, unit: str):
-        super().__init__()
-        self.unit = unit
-
-    def render(self, task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("" if speed is None else f"{speed:.1f} {self.unit}/s", style="progress.data.speed")
-
-
 def with_progress(label: str, total: int, run: Callable, err, unit: str = "games"):
     """run(progress) with a progress bar on `err` when it is a terminal (done/total, rate, time left),
     else run(None): a pipe or a log file gets no bar."""
     if not err.is_terminal:
         return run(None)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+    from rich.text import Text
+
+    class RateColumn(ProgressColumn):
+        """Tasks finished per second (games/s)."""
+
+        def __init__(self, unit: str):
+            super().__init__()
+            self.unit = unit
+
+        def render(self, task) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text("" if speed is None else f"{speed:.1f} {self.unit}/s", style="progress.data.speed")
 
     with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), RateColumn(unit),
                   TextColumn("ETA"), TimeRemainingColumn(), console=err, transient=True) as bar:
