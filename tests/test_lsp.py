@@ -397,6 +397,104 @@ async def test_completion_after_a_dot_and_of_names_and_keywords(client, tmp_path
     _close(client, path)
 
 
+SMALL = """game "Small"
+players 2
+attribute rank: A, 2, 3
+attribute suit: clubs, hearts
+cards rank * suit
+zone deck: hidden, stack
+zone hand per player: owner
+zone pile: public
+def twice(x) = count(q in me.hand if q.rank == x) * 2
+action lay "lay" (c in me.hand) {
+  let n = count(me.hand)
+  move c to pile
+}
+setup { shuffle deck  deal 2 from deck to hand }
+round { for each p in players { turn p { choose lay } } }
+end game when count(deck) == 0
+"""
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_completion_offers_the_names_in_scope_at_the_cursor_and_a_cards_values(client, tmp_path):
+    path = tmp_path / "small.game"
+    assert await _open(client, path, SMALL) == []
+    uri = path.as_uri()
+    lines = SMALL.split("\n")
+
+    async def complete(line, character):
+        found = await client.text_document_completion_async(t.CompletionParams(
+            text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line, character)))
+        return {item.label: item for item in found.items}
+
+    move = lines.index("  move c to pile")
+    inside = await complete(move, 2)  # before `move`: the action's card and its let are in scope
+    assert inside["c"].detail == "what action lay chooses" and inside["n"].detail == "let"
+    assert "x" not in inside and "q" not in inside and "p" not in inside  # another rule's, or not yet bound
+    let = lines.index("  let n = count(me.hand)")
+    assert "n" not in await complete(let, 2)  # not bound yet at its own let
+    loop = lines.index("round { for each p in players { turn p { choose lay } } }")
+    assert "p" in await complete(loop, lines[loop].index("turn"))
+    assert "c" not in await complete(loop, lines[loop].index("turn"))
+    assert set(await complete(move, len("  move c to pile"))) >= {"hand", "deck", "twice"}
+    lines[move] = "  move card("
+    await _change(client, path, "\n".join(lines), 2)
+    assert set(await complete(move, len(lines[move]))) == {"A", "2", "3"}
+    lines[move] = "  move card(A, "
+    await _change(client, path, "\n".join(lines), 3)
+    assert set(await complete(move, len(lines[move]))) == {"clubs", "hearts"}
+    _close(client, path)
+
+
+def test_every_snippet_filled_with_its_defaults_is_read_by_the_parser():
+    from gamedsl.language.syntax import parse
+    from gamedsl.lsp.analysis import SNIPPETS
+
+    def filled(body: str) -> str:
+        body = re.sub(r"\$\{\d+:([^}]*)\}", r"\1", body)
+        return re.sub(r"\$\d+", "", body)
+    for label, _, body in SNIPPETS:
+        text = filled(body)
+        if label in ("if", "for each", "while"):  # statements: in a move's body
+            text = "action a {\n" + text + "\n}"
+        parse(SMALL + text + "\n", f"{label}.game")  # raises SourceError if it does not read
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_snippets_are_offered_at_a_lines_start(client, tmp_path):
+    path = tmp_path / "small.game"
+    await _open(client, path, SMALL + "\n")
+    found = await client.text_document_completion_async(t.CompletionParams(
+        text_document=t.TextDocumentIdentifier(uri=path.as_uri()), position=t.Position(len(SMALL.split("\n")) - 1, 0)))
+    snippets = {i.filter_text: i for i in found.items if i.kind == t.CompletionItemKind.Snippet}
+    assert {"action", "def", "zone", "var", "pattern", "on move", "round", "setup", "if"} <= set(snippets)
+    assert snippets["action"].insert_text_format == t.InsertTextFormat.Snippet and snippets["action"].label == "action …"
+    assert snippets["action"].insert_text.startswith("action ${1:name}")
+    _close(client, path)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_did_you_mean_error_has_a_quick_fix_that_fixes_it(client, tmp_path):
+    path = tmp_path / "small.game"
+    typo = SMALL.replace("let n = count(me.hand)", "let n = count(me.hnad)")
+    (diagnostic,) = await _open(client, path, typo)
+    assert "did you mean 'hand'" in diagnostic.message
+    actions = await client.text_document_code_action_async(t.CodeActionParams(
+        text_document=t.TextDocumentIdentifier(uri=path.as_uri()), range=diagnostic.range,
+        context=t.CodeActionContext(diagnostics=[diagnostic])))
+    (fix,) = actions
+    assert fix.title == "Change to 'hand'" and fix.kind == t.CodeActionKind.QuickFix
+    fixed = _apply(typo, fix.edit.changes[path.as_uri()])
+    assert fixed == SMALL
+    assert await _change(client, path, fixed, 2) == []
+    none = await client.text_document_code_action_async(t.CodeActionParams(
+        text_document=t.TextDocumentIdentifier(uri=path.as_uri()), range=diagnostic.range,
+        context=t.CodeActionContext(diagnostics=[])))
+    assert not none
+    _close(client, path)
+
+
 def _apply(text: str, edits) -> str:
     lines = text.split("\n")
     for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):

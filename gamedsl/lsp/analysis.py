@@ -223,6 +223,19 @@ def _contains(span: Span, line: int, column: int) -> bool:
     return span.line == line == span.end_line and span.column <= column <= span.end_column
 
 
+def _extent(x) -> Span:
+    """A declaration's span from its name to the end of the last thing in it (its body)."""
+    spans = [n.span for n in m.walk(x) if getattr(n, "span", None) and n.span.line and n.span.file == x.span.file]
+    end = max(((s.end_line or s.line, s.end_column) for s in spans), default=(x.span.end_line, x.span.end_column))
+    return Span(x.span.line, x.span.column, end[0], end[1] + 1, x.span.file)  # and its closing brace
+
+
+def _within(span: Span, line: int, column: int) -> bool:
+    """Whether a position lies in a span of one line or several."""
+    return bool(span.line) and (span.line, span.column) <= (line, column) <= (span.end_line or span.line,
+                                                                             span.end_column)
+
+
 # ---- names a rule binds for itself ----------------------------------------------
 
 _AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst", "filter", "sorted", "list"}
@@ -249,6 +262,7 @@ class _Locals:
         self.declared = declared
         self.uses: dict = {}  # use span -> Local
         self.bindings: list[Local] = []
+        self.scopes: list[tuple[Local, Span]] = []  # each binding, with the span where it can be read
 
     def find(self, name: str, after: Span, what: str, first_after: str = "") -> Local | None:
         """The binding of `name` written on the line of `after`, from its start (after the word
@@ -272,15 +286,23 @@ class _Locals:
                 return Local(name, Span(line, match.start(1) + 1, line, match.end(1) + 1, after.file), what)
         return None
 
-    def bind(self, env: dict, local: Local | None) -> dict:
-        return {**env, local.name: local} if local is not None else env
+    def bind(self, env: dict, local: Local | None, scope: Span | None = None) -> dict:
+        """`env` with `local` in it; `scope`: where the local can be read (for completion)."""
+        if local is None:
+            return env
+        if scope is not None:
+            self.scopes.append((local, scope))
+        return {**env, local.name: local}
 
     def visit(self, x, env: dict):
         if isinstance(x, (list, tuple)):
             for item in x:
                 if isinstance(item, m.Let):
                     self.visit(item.value, env)
-                    env = self.bind(env, self.find(item.name, item.span, "let", r"\blet\s"))
+                    last = x[-1].span  # a let can be read to the end of its block
+                    env = self.bind(env, self.find(item.name, item.span, "let", r"\blet\s"),
+                                    Span(item.span.line, item.span.column, last.end_line, last.end_column,
+                                         item.span.file))
                 else:
                     self.visit(item, env)
             return
@@ -294,7 +316,8 @@ class _Locals:
             inner = env
             for p in x.params:
                 inner = self.bind(inner, self.find(p, Span(x.span.line, x.span.end_column, x.span.line,
-                                                           x.span.end_column, x.span.file), f"parameter of def {x.name}"))
+                                                           x.span.end_column, x.span.file), f"parameter of def {x.name}"),
+                                  _extent(x))
             return self.visit(x.body, inner)
         if isinstance(x, m.ActionDecl):
             self.visit(x.domain, env)
@@ -302,30 +325,30 @@ class _Locals:
             if x.param:
                 inner = self.bind(env, self.find(x.param, Span(x.span.line, x.span.end_column, x.span.line,
                                                                x.span.end_column, x.span.file),
-                                                 f"what action {x.name} chooses", r"\("))
+                                                 f"what action {x.name} chooses", r"\("), _extent(x))
             return self.visit((x.requires, x.body), inner)
         if isinstance(x, m.TriggerDecl):
             inner = self.bind(env, self.find(x.event.var, x.event.span, f"the card or player of 'on {x.event.kind}'")
-                              if x.event.var else None)
+                              if x.event.var else None, _extent(x))
             for zone in (x.event.source, x.event.dest):  # `on move c to p.laws`: p, the zone's owner
                 if isinstance(zone, m.Attr) and isinstance(zone.obj, m.Name) and zone.obj.name not in inner \
                         and zone.obj.name not in self.declared and zone.obj.name != "me":
                     local = Local(zone.obj.name, zone.obj.span, f"the owner of the zone in 'on {x.event.kind}'")
                     self.bindings.append(local)
-                    inner = self.bind(inner, local)
+                    inner = self.bind(inner, local, _extent(x))
                 self.visit(zone, inner)
             return self.visit((x.cond, x.body), inner)
         if isinstance(x, m.ForEach):
             self.visit((x.domain, x.start), env)
-            return self.visit(x.body, self.bind(env, self.find(x.var, x.span, "for each", r"\beach\s")))
+            return self.visit(x.body, self.bind(env, self.find(x.var, x.span, "for each", r"\beach\s"), x.span))
         if isinstance(x, m.Places):
             self.visit(x.domain, env)
-            return self.visit(x.key, self.bind(env, self.find(x.var, x.span, "places", r"\bplaces\s")))
+            return self.visit(x.key, self.bind(env, self.find(x.var, x.span, "places", r"\bplaces\s"), x.span))
         if isinstance(x, m.Call):
             if x.for_var:
                 self.visit(x.for_domain, env)
                 local = self.find(x.for_var, x.span, f"{x.func}(... for {x.for_var} in ...)", r"\bfor\s")
-                return self.visit((x.args, x.where, x.by), self.bind(env, local))
+                return self.visit((x.args, x.where, x.by), self.bind(env, local, x.span))
             first = x.args[0] if x.args else None
             if x.func in _AGGREGATES and isinstance(first, m.Member) and isinstance(first.item, m.Name) \
                     and first.item.name not in env and first.item.name not in self.declared:
@@ -333,7 +356,7 @@ class _Locals:
                 local = Local(first.item.name, first.item.span, f"{x.func}({first.item.name} in ...)")
                 self.bindings.append(local)
                 self.uses[first.item.span] = local
-                return self.visit((x.args[1:], x.where, x.by), self.bind(env, local))
+                return self.visit((x.args[1:], x.where, x.by), self.bind(env, local, x.span))
         for f in attrs.fields(type(x)):
             if f.name != "span":
                 self.visit(getattr(x, f.name), env)
@@ -344,11 +367,12 @@ def code_of_strings(text: str) -> str:
     return _STRING_OR_COMMENT.sub(lambda x: " " * len(x[0]), text)
 
 
-def locals_of(gm: m.GameModel, declared) -> tuple[dict, list[Local]]:
-    """The uses of the names the rules bind (use span -> Local) and the bindings."""
+def locals_of(gm: m.GameModel, declared) -> tuple[dict, list[Local], list[tuple[Local, Span]]]:
+    """The uses of the names the rules bind (use span -> Local), the bindings, and where each
+    binding can be read."""
     walker = _Locals(gm, declared)
     walker.visit(gm.decls, {})
-    return walker.uses, walker.bindings
+    return walker.uses, walker.bindings, walker.scopes
 
 
 @attrs.define
@@ -361,6 +385,7 @@ class Index:
     by_name: dict
     local_uses: dict = attrs.Factory(dict)  # use span -> Local
     local_bindings: list = attrs.Factory(list)
+    local_scopes: list = attrs.Factory(list)  # (Local, the span where it can be read)
 
     @classmethod
     def of(cls, gm: m.GameModel) -> "Index":
@@ -369,11 +394,23 @@ class Index:
         for d in decls:
             by_name.setdefault(d.name, []).append(d)
         try:
-            local_uses, bindings = locals_of(gm, set(by_name))
+            local_uses, bindings, scopes = locals_of(gm, set(by_name))
         except RecursionError:
-            local_uses, bindings = {}, []
+            local_uses, bindings, scopes = {}, [], []
         found = [u for u in uses(gm) if u.name in by_name and (u.dotted or u.span not in local_uses)]
-        return cls(gm, decls, found, by_name, local_uses, bindings)
+        return cls(gm, decls, found, by_name, local_uses, bindings, scopes)
+
+    def locals_in_scope(self, line: int, column: int) -> list[Local]:
+        """The names the rules bind that can be read at a position (bound before it, in a rule, loop
+        or aggregate holding it), the innermost of each name."""
+        found: dict = {}
+        for local, scope in self.local_scopes:
+            if not scope.file and _within(scope, line, column) and \
+                    (local.span.line, local.span.column) < (line, column):
+                if local.name not in found or (local.span.line, local.span.column) > \
+                        (found[local.name].span.line, found[local.name].span.column):
+                    found[local.name] = local
+        return sorted(found.values(), key=lambda b: b.name)
 
     def card_at(self, line: int, column: int) -> str | None:
         """On the word `card` of a card literal (`card(K, hearts)`): the card and its values."""
@@ -645,16 +682,46 @@ def in_comment_or_string(before: str) -> bool:
     return quoted
 
 
-def completions(index: "Index | None", before: str) -> list[tuple[str, str, object]]:
-    """What may be written at the cursor, `before` being its line up to it: (name, kind, declaration
-    or None). After a dot, what a player or a card has; elsewhere every declared name, the
-    built-in names and the keywords."""
+# The common blocks, as LSP snippets (${n:default} a place to fill, $0 where the cursor ends):
+# (label, what it writes, the snippet). tests/test_lsp.py checks that each, filled with its
+# defaults, is a declaration or statement the parser reads.
+SNIPPETS = (
+    ("action", "a move", 'action ${1:name} "${2:label}" (${3:c} in ${4:me.hand}) {\n  $0\n}'),
+    ("def", "a function", "def ${1:name}(${2:x}) = ${0:x}"),
+    ("def steps", "steps (a def of statements)", "def ${1:name}(${2:p}) {\n  $0\n}"),
+    ("zone", "a zone of each player", "zone ${1:name} per player: ${2:owner}"),
+    ("var", "a variable of each player", "var ${1:name} per player = ${2:0}"),
+    ("pattern", "a pattern", "pattern ${1:name}: ${2:3} cards, same ${3:rank}"),
+    ("on move", "a trigger", "on move ${1:c} to ${2:discard} {\n  $0\n}"),
+    ("modifier", "a modifier", "modifier ${1:name} while ${2:true} {\n  ${0:size = 2}\n}"),
+    ("setup", "the setup", "setup {\n  shuffle ${1:deck}\n  deal ${2:5} from ${1:deck} to ${3:hand}\n}"),
+    ("round", "the round", "round {\n  for each ${1:p} in ${2:players} {\n    turn ${1:p} { choose ${3:play} }\n  }\n}"),
+    ("outcome", "the outcome", "outcome {\n  places ${1:p} in ${2:players} by ${0:p.score}\n}"),
+    ("if", "if ... else", "if ${1:true} {\n  $2\n} else {\n  $0\n}"),
+    ("for each", "a loop over players", "for each ${1:p} in ${2:players} {\n  $0\n}"),
+    ("while", "a loop", "while ${1:true} {\n  $0\n}"),
+)
+_CARD_ARGS = re.compile(r"\bcard\(([^()]*)$")
+
+
+def completions(index: "Index | None", before: str, line: int = 0, column: int = 0) -> list[tuple[str, str, object]]:
+    """What may be written at the cursor, `before` being its line up to it and (line, column) its
+    place: (name, kind, declaration, Local or snippet text; or None). After a dot, what a player or
+    a card has; inside `card(`, the values of the attribute at that argument; elsewhere the names
+    the rules bind that are in scope, every declared name, the built-in names, the keywords and,
+    at the start of a line, the snippets of the common blocks."""
     from ..language.context import BUILTINS
     if in_comment_or_string(before):
         return []
     match = _WORD_BEFORE.search(before)
     receiver = match[1] if match and "." in match[0] else None
     decls = index.decls if index is not None else []
+    card = _CARD_ARGS.search(before)
+    if card and receiver is None:  # card(K, h|: the values of the attribute of this argument
+        attributes = [d.name for d in decls if d.kind == "attribute"]
+        k = card[1].count(",")
+        if k < len(attributes):
+            return [(d.name, d.kind, d) for d in decls if d.kind == "value" and d.parent == attributes[k]]
     compared = _COMPARED.search(before)
     if compared and receiver is None:  # `c.suit == `: the values of suit first
         values = [d for d in decls if d.kind == "value" and d.parent == compared[1]]
@@ -672,10 +739,15 @@ def completions(index: "Index | None", before: str) -> list[tuple[str, str, obje
         else:
             chosen = player + card
         return [(d.name, d.kind, d) for d in chosen]
-    out = [(d.name, d.kind, d) for d in decls]
-    seen = {d.name for d in decls}
+    scoped = index.locals_in_scope(line, column) if index is not None and line else []
+    out = [(b.name, "local", b) for b in scoped]
+    seen = {b.name for b in scoped}
+    out += [(d.name, d.kind, d) for d in decls if d.name not in seen]
+    seen |= {d.name for d in decls}
     out += [(name, "built-in", None) for name in sorted(BUILTINS) if name not in seen]
     out += [(word, "keyword", None) for word in keywords() if word not in seen and word not in BUILTINS]
+    if not before.strip():  # a line's start: a block may begin here
+        out += [(label, "snippet", body) for label, _, body in SNIPPETS]
     return out
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import time
 
 import attrs
@@ -345,7 +346,9 @@ _COMPLETION_KINDS = {"zone": t.CompletionItemKind.Field, "variable": t.Completio
                      "value table": t.CompletionItemKind.Property, "def": t.CompletionItemKind.Function,
                      "pattern": t.CompletionItemKind.Struct, "modifier": t.CompletionItemKind.Interface,
                      "action": t.CompletionItemKind.Method, "built-in": t.CompletionItemKind.Function,
-                     "keyword": t.CompletionItemKind.Keyword}
+                     "keyword": t.CompletionItemKind.Keyword, "local": t.CompletionItemKind.Variable,
+                     "snippet": t.CompletionItemKind.Snippet}
+_SNIPPET_DETAIL = {label: what for label, what, _ in a.SNIPPETS}
 
 
 @server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=["."]))
@@ -357,13 +360,40 @@ def completion(ls: GameServer, params: t.CompletionParams):
     before = lines[line - 1][:col - 1] if line <= len(lines) else ""
     index = state.index if state is not None else None
     items = []
-    for name, kind, d in a.completions(index, before):
+    for name, kind, d in a.completions(index, before, line, col):
+        if kind == "snippet":
+            items.append(t.CompletionItem(label=f"{name} …", kind=t.CompletionItemKind.Snippet, filter_text=name,
+                                          detail=_SNIPPET_DETAIL[name], insert_text=d,
+                                          insert_text_format=t.InsertTextFormat.Snippet, sort_text="3" + name))
+            continue
+        if kind == "local":
+            items.append(t.CompletionItem(label=name, kind=t.CompletionItemKind.Variable, detail=d.what,
+                                          sort_text="0" + name))
+            continue
         doc = a.describe(index.model, d) if d is not None else None
         items.append(t.CompletionItem(
             label=name, kind=_COMPLETION_KINDS.get(kind, t.CompletionItemKind.Text), detail=kind,
             documentation=t.MarkupContent(kind=t.MarkupKind.Markdown, value=doc) if doc else None,
             sort_text=("0" if d is not None else "1" if kind == "built-in" else "2") + name))
     return t.CompletionList(is_incomplete=False, items=items)
+
+
+_DID_YOU_MEAN = re.compile(r"hint: did you mean '([^']+)'")
+
+
+@server.feature(t.TEXT_DOCUMENT_CODE_ACTION, t.CodeActionOptions(code_action_kinds=[t.CodeActionKind.QuickFix]))
+def code_action(ls: GameServer, params: t.CodeActionParams):
+    """A quick fix for each error of the range that says "did you mean 'X'?": write X in its place."""
+    uri = params.text_document.uri
+    actions = []
+    for diagnostic in params.context.diagnostics:
+        found = _DID_YOU_MEAN.search(diagnostic.message)
+        if found is None or diagnostic.source != "gamedsl":
+            continue
+        edit = t.WorkspaceEdit(changes={uri: [t.TextEdit(range=diagnostic.range, new_text=found[1])]})
+        actions.append(t.CodeAction(title=f"Change to '{found[1]}'", kind=t.CodeActionKind.QuickFix,
+                                    diagnostics=[diagnostic], edit=edit, is_preferred=True))
+    return actions
 
 
 @server.feature(t.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,

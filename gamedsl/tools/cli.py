@@ -192,8 +192,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("lsp", help="a language server for editors (Language Server Protocol, over stdio)",
                        description="Serve an editor over stdin and stdout with the Language Server Protocol: "
-                                   "errors as you type, an outline, go to definition, find references, "
-                                   "rename, hover, completion and colours for .game files (docs/editors.md).")
+                                   "errors as you type with quick fixes, an outline, go to definition, "
+                                   "find references, rename, hover, completion with snippets, formatting "
+                                   "and colours for .game files (docs/editors.md).")
     p.set_defaults(func=cmd_lsp)
 
     p = sub.add_parser("test", help="run scenario files against a game",
