@@ -160,24 +160,37 @@ class Calls:
         if len(self.inlining) >= INLINE_DEPTH or d.name in self.inlining:
             return
         c = self.c
+        clean = c.def_clean
+        if d.name not in clean:  # a body with errors of its own (reported once) says nothing of the call
+            clean[d.name] = not self.body_errors(d, [T.ANY] * len(d.params))
+        if not clean[d.name]:
+            return
         for i, (name, (_, typ)) in enumerate(zip(d.params, args)):
             if typ == T.ANY:
                 continue
-            scope = Scope()
-            for j, p in enumerate(d.params):
-                scope.names[p] = (f"_chk{j}", typ if j == i else T.ANY)
-            before, where = len(c.diags), c.where
-            self.inlining.append(d.name)
-            try:
-                self.expr(d.body, scope)
-            finally:
-                self.inlining.pop()
-            found, c.where = c.diags[before:], where
-            del c.diags[before:]
+            found = self.body_errors(d, [typ if j == i else T.ANY for j in range(len(d.params))])
             if found:
                 first = found[0]
                 c.error(f"'{d.name}' cannot take {T.describe(typ)} as its argument '{name}'", e.args[i].span,
                         f"its body, line {first.span.line}: {first.message}")
+
+    def body_errors(self, d: m.DefDecl, types: list) -> list:
+        """The errors a function's body has with its parameters of these types (none kept)."""
+        c = self.c
+        scope = Scope()
+        for j, (p, typ) in enumerate(zip(d.params, types)):
+            scope.names[p] = (f"_chk{j}", typ)
+        before, where = len(c.diags), c.where
+        unknowns = len(c.unknowns)
+        self.inlining.append(d.name)
+        try:
+            self.expr(d.body, scope)
+        finally:
+            self.inlining.pop()
+        found, c.where = c.diags[before:], where
+        del c.diags[before:]
+        del c.unknowns[unknowns:]
+        return found
 
     def elem_type(self, dtyp: str, span: Span) -> str:
         """The type of the elements of a collection type (an error if it is not one)."""
