@@ -280,7 +280,8 @@ def test_zones_and_lists_are_arguments_of_defs_and_steps():
      "its body, line 12: expected cards, players or a list here, found a number"),
     ("total = twice(deck)", "twice(deck)", "'twice' cannot take a zone as its argument 'n'",
      "its body, line 13: expected a number, found a zone"),
-    ("give(3)", "give(3)", "expected a zone, found a number", "'z' is the argument given at line"),
+    ("give(3)", "give(3)", "expected a zone, found a number", "'z' is '3' here, as the call at line 25, column 3 "
+     "gives it: give(3)"),
 ])
 def test_an_argument_of_the_wrong_kind_is_an_error_at_the_call(wrong, where, message, hint):
     src = ARGS.replace("def plus(c, z)", "def twice(n) = n * 2\ndef plus(c, z)").replace(

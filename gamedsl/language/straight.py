@@ -328,8 +328,9 @@ class Straight:
             name = at.get(diags[i].span)
             if name is not None and diags[i].hint is None:
                 arg = st.args[d.params.index(name)]
-                diags[i] = attrs.evolve(diags[i], hint=f"'{name}' is the argument given at line {arg.span.line}, "
-                                        f"column {arg.span.column}: {st.func}(...)")
+                diags[i] = attrs.evolve(diags[i], hint=f"'{name}' is '{self.c.source_of(arg.span)}' here, as "
+                                        f"the call at line {st.span.line}, column {st.span.column} gives it: "
+                                        f"{self.c.source_of(st.span)}")
 
     def inlining(self, st: m.CallSteps) -> tuple:
         """Start inlining the steps `st` calls: the lines from here on remember the call. Returns
