@@ -166,7 +166,7 @@ round {
     for each c in first_meld(p.hand, run or set by points) { move c to p.first }
     for each c in melded(p.hand, run or set by points) { move c to p.rest }
     p.checks = (if makes(p.first, run) or makes(p.first, set) or count(p.first) == 0 then 1 else 0)
-        + (if has(p.hand + p.first + p.rest, set) == can_make([], p.hand + p.first + p.rest, set) then 2 else 0)
+        + (if has(p.hand + p.first + p.rest, set) then 2 else 0) + (if has(p.hand + p.first + p.rest, run) then 4 else 0)
   }
   end game
 }
@@ -187,7 +187,9 @@ def test_the_built_ins_in_a_game_lay_out_the_best_arrangement():
             assert sorted(zone["first"]) == (sorted(melds[0]) if melds else [])
             assert var["laid"] == len(zone["first"]) + len(zone["rest"])
             assert var["pairs"] == brute_deadwood(hand, lambda cs: len(cs) == 2 and cs[0] // 4 == cs[1] // 4)
-            assert var["checks"] == 3
+            has_set = any(plain_set(cs) for cs in itertools.combinations(hand, 3))
+            has_run = any(plain_run(cs) for cs in itertools.combinations(hand, 3))
+            assert var["checks"] == 1 + 2 * has_set + 4 * has_run
 
 
 def test_sizes_read_as_at_least_and_a_range():
