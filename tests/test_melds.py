@@ -296,3 +296,18 @@ def test_an_argument_of_the_wrong_kind_is_an_error_at_the_call(wrong, where, mes
         line = next(i for i, t in enumerate(src.splitlines(), 1) if where in t)
         col = src.splitlines()[line - 1].index(where) + where.index("(") + 2
         assert f"t.game:{line}:{col}: error: {message}" in text, text
+
+
+def test_a_loop_on_deadwood_is_not_endless_when_its_body_changes_what_the_patterns_read():
+    """The run's size is a parameter a modifier changes: the body changes the deadwood without
+    moving a card, so the checker must not call the loop endless (it would for a plain number)."""
+    src = GAME.replace("pattern run: at least 3 cards, run of rank, same suit",
+                       "param run_size = 3\nvar short per player = 0\n"
+                       "modifier shorter while owner.short > 0 { run_size = 1 }\n"
+                       "pattern run: at least run_size cards, run of rank, same suit").replace(
+        "  end game\n}", "  while deadwood(me.hand, run by points) > 0 { me.short += 1 }\n  end game\n}")
+    game = gamedsl.load_source(src, "melds.game")
+    s = game.new_state(players=2, seed=0)
+    assert s.is_terminal()
+    short = next(v for v in game.prog.vars if v.name == "short")
+    assert s.v[short.base + 0] == 1      # a run of 1 card: every card melds once short is 1
