@@ -248,6 +248,7 @@ zone hand per player: owner
 var total = 0
 var joined per player = 0
 var theirs per player = 0
+var listed per player = 0
 def size(z) = count(z)
 def plus(c, z) = count([c] + z)
 def give(z) {
@@ -258,6 +259,7 @@ round {
   for each p in players {
     p.joined = plus(top(deck), p.hand)
     p.theirs = size(next(p).hand)
+    p.listed = size([top(deck)] + p.hand) + 10 * size(filter(c in p.hand if c.suit == red))
   }
   give(seat(2).hand)
   end game
@@ -273,16 +275,20 @@ def test_zones_and_lists_are_arguments_of_defs_and_steps():
     assert s.v[var["total"].base] == 12 - 6      # size(deck), size(pile) when dealt: 6 and 0
     assert [s.v[var["joined"].base + p] for p in range(3)] == [3, 3, 3]
     assert [s.v[var["theirs"].base + p] for p in range(3)] == [2, 2, 2]
+    dealt = [s.z[game.zone_instance("hand", 0)], s.z[game.zone_instance("pile")], s.z[game.zone_instance("hand", 2)]]
+    reds = [sum(1 for c in cs if game.card_name(c).endswith("red")) for cs in dealt]   # P2's hand went to the pile
+    assert len(set(reds)) > 1
+    assert [s.v[var["listed"].base + p] for p in range(3)] == [3 + 10 * r for r in reds]
     assert len(s.z[game.zone_instance("pile")]) == 2   # give(seat(2).hand): one hand moved
     assert sum(len(s.z[game.zone_instance("hand", p)]) for p in range(3)) == 4
 
 
 @pytest.mark.parametrize("wrong, where, message, hint", [
     ("total = size(3)", "size(3)", "'size' cannot take a number as its argument 'z'",
-     "its body, line 12: expected cards, players or a list here, found a number"),
+     "its body, line 13: expected cards, players or a list here, found a number"),
     ("total = twice(deck)", "twice(deck)", "'twice' cannot take a zone as its argument 'n'",
-     "its body, line 13: expected a number, found a zone"),
-    ("give(3)", "give(3)", "expected a zone, found a number", "'z' is '3' here, as the call at line 25, column 3 "
+     "its body, line 14: expected a number, found a zone"),
+    ("give(3)", "give(3)", "expected a zone, found a number", "'z' is '3' here, as the call at line 27, column 3 "
      "gives it: give(3)"),
 ])
 def test_an_argument_of_the_wrong_kind_is_an_error_at_the_call(wrong, where, message, hint):
