@@ -125,15 +125,16 @@ TWOS = frozenset(4 + s for s in range(4))
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.sampled_from(SHORT), min_size=0, max_size=10, unique=True), st.booleans())
-def test_deadwood_with_wild_cards_is_the_brute_force_least(hand, wild):
+@given(st.lists(st.sampled_from(SHORT), min_size=0, max_size=10, unique=True), st.booleans(), st.booleans())
+def test_deadwood_with_wild_cards_and_merged_suits_is_the_brute_force_least(hand, wild, merged):
     wilds = (("rank", TWOS),) if wild else ()
-    run = (RUN[0], Spec(3, wild=wilds, most=5))
-    kind = (SET[0], Spec(3, wild=wilds, most=4))
+    classes = (("suit", (0, 0, 2, 3)),) if merged else ()   # clubs and spades count as one suit
+    run = (RUN[0], Spec(3, wild=wilds, classes=classes, most=5))
+    kind = (SET[0], Spec(3, wild=wilds, classes=classes, most=4))
     deadwood, melds = arrange(Matcher(DECK), (run, kind), POINTS, hand)
 
     def meld(cs) -> bool:
-        return any(3 <= len(cs) <= sp.most and makes(DECK, sh, len(cs), (), sp.wild, (), cs)
+        return any(3 <= len(cs) <= sp.most and makes(DECK, sh, len(cs), (), sp.wild, sp.classes, cs)
                    for sh, sp in (run, kind))
     assert deadwood == brute_deadwood(hand, meld)
     assert all(meld(m) for m in melds)
