@@ -39,7 +39,7 @@ def link(prog, code=None):
         for step in steps:
             step.cond, step.entry = fn(step.cond), fn(step.entry)
     for p in prog.patterns:
-        p.size, p.conds = fn(p.size), tuple(map(fn, p.conds))
+        p.size, p.conds, p.most = fn(p.size), tuple(map(fn, p.conds)), fn(p.most)
         p.withs = tuple((a, i, fn(cond), fn(count)) for a, i, cond, count in p.withs)
     prog.same_changes = {a: tuple((fn(cond), v) for cond, v in ch) for a, ch in prog.same_changes.items()}
     prog.wild_changes = {a: tuple((fn(cond), v) for cond, v in ch) for a, ch in prog.wild_changes.items()}

@@ -19,12 +19,26 @@ arguments worked out at run time:
   one value for `same` and `withs` (not for runs). Attributes left out have no wild cards
   and every value its own class.
 
+A Spec's `most` (0: exactly `size`) makes a pattern of `size` to `most` cards; the Matcher
+answers for it by asking each size in turn.
+
 `makes(card_attrs, shape, size, withs, wild, classes, cards)` says whether exactly `cards`
 make the pattern; `can_make(..., chosen, pool)` whether all of `chosen` plus some of `pool`
 do. `Matcher(card_attrs)` is the front door for the engine: `m.makes(shape, size, withs,
 wild, classes, cards)` and `m.can_make(shape, size, withs, wild, classes, chosen, pool)`
 answer the same questions and memoise them on their (hashable) arguments, with chosen and
 pool taken as sets; the cache is dropped whole once it holds `max_entries` answers.
+
+Arrangements (`Matcher.arrange`): the disjoint melds, each made by one of several patterns, that
+leave the least total value (a number per card) out, and that least total (the *deadwood*).
+Every meld the cards hold is listed first (`candidates`: straight from the cards' classes and
+positions for patterns without wild cards or required values, by a search pruned with
+`can_make` otherwise), then a search over sets of cards as bit masks, memoised, takes the
+lowest card (in card id order) left: it goes into each candidate meld holding it that fits, the
+largest first and, among melds of one size, the one whose cards come first in id order; or it
+stays out. The first of these choices with the least deadwood is kept, so among arrangements of
+equal deadwood the one chosen is the first in that order: deterministic, whatever the order of
+the cards given.
 """
 from __future__ import annotations
 
@@ -36,7 +50,7 @@ import attrs
 
 from ..language.program import Order, Shape, Spec
 
-__all__ = ["Order", "Shape", "Spec", "Matcher", "makes", "can_make"]
+__all__ = ["Order", "Shape", "Spec", "Matcher", "makes", "can_make", "candidates", "arrange"]
 
 
 class Matcher:
@@ -57,6 +71,11 @@ class Matcher:
 
     def check(self, shape: Shape, spec: "Spec", chosen, pool) -> bool:
         """can_make with the run-time arguments in one Spec (hashed once, however often it is asked)."""
+        if spec.most:
+            # size to most cards: each size in turn, from the least the chosen cards allow
+            n = len(set(chosen).union(pool))
+            return any(self.check(shape, sized(spec, k), chosen, pool)
+                       for k in range(max(spec.size, len(chosen)), min(spec.most, n) + 1))
         size = spec.size
         if len(chosen) > size or (not chosen and len(pool) < size):
             return False  # too many cards chosen, or too few to choose from: no need to look
@@ -70,9 +89,149 @@ class Matcher:
             cache[key] = hit
         return hit
 
+    def makes_spec(self, shape: Shape, spec: "Spec", cards) -> bool:
+        """Exactly `cards` make the pattern of this Spec (of one size, or of a range of sizes)."""
+        n = len(cards)
+        if spec.most:
+            if not spec.size <= n <= spec.most:
+                return False
+            spec = sized(spec, n)
+        return n == spec.size and self.check(shape, spec, cards, ())
+
+    def arrange(self, pats: tuple, values: tuple, cards) -> tuple:
+        """(deadwood, melds) of the best arrangement of `cards` into melds of the patterns `pats`
+        ((Shape, Spec), ...), a card left out costing values[card]; melds as tuples of card ids,
+        ascending, in the order the search chose them (see the module's docstring). Memoised."""
+        key = ("arrange", pats, values, frozenset(cards))
+        cache = self._cache
+        hit = cache.get(key)
+        if hit is None:
+            hit = arrange(self, pats, values, cards)
+            if len(cache) >= self.max_entries:
+                cache.clear()
+            cache[key] = hit
+        return hit
+
     def clear(self) -> None:
         """Forget every memoised answer."""
         self._cache.clear()
+
+
+@functools.lru_cache(maxsize=4096)
+def sized(spec: Spec, n: int) -> Spec:
+    """The Spec of exactly n cards of a pattern of a range of sizes."""
+    return Spec(n, spec.withs, spec.wild, spec.classes)
+
+
+# ---- arrangements
+def candidates(matcher: Matcher, shape: Shape, spec: Spec, ids: tuple) -> set:
+    """Every set of the cards `ids` (distinct, ascending) that makes the pattern, as bit masks over
+    their indexes in `ids`."""
+    lo = spec.size
+    hi = min(spec.most or lo, len(ids))
+    if lo > hi:
+        return set()
+    if spec.withs or spec.wild or (shape.run is not None and shape.run in shape.same):
+        return _searched(matcher, shape, spec, ids, lo, hi)
+    attrs_ = matcher.card_attrs
+    classes = dict(spec.classes)
+    tables = [(attrs_[a], classes.get(a)) for a in shape.same]
+    groups: dict = {}
+    for i, c in enumerate(ids):
+        key = []
+        for vals, cls in tables:
+            v = vals[c]
+            if v < 0:
+                break
+            key.append(cls[v] if cls is not None else v)
+        else:
+            groups.setdefault(tuple(key), []).append(i)
+    found: set = set()
+    for group in groups.values():
+        if shape.run is None:
+            for k in range(lo, min(hi, len(group)) + 1):
+                for combo in itertools.combinations(group, k):
+                    found.add(sum(1 << i for i in combo))
+            continue
+        for order in shape.orders:
+            at: dict = {}
+            for i in group:
+                p = order.position[ids[i]]
+                if p is not None:
+                    at.setdefault(p, []).append(1 << i)
+            for p in at:
+                # the runs from p up: one card at each of p, p + 1, ... (any card of a position)
+                partial, q = [0], p
+                while q in at and q - p < hi:
+                    partial = [m | b for m in partial for b in at[q]]
+                    q += 1
+                    if q - p >= lo:
+                        found.update(partial)
+    return found
+
+
+def _searched(matcher: Matcher, shape: Shape, spec: Spec, ids: tuple, lo: int, hi: int) -> set:
+    """candidates for any pattern: the sets of the cards, grown in index order while `can_make`
+    says the cards chosen, with some of the later ones, still make it."""
+    found: set = set()
+    exact = [sized(spec, k) if spec.most else spec for k in range(lo, hi + 1)]
+
+    def grow(chosen: list, start: int, mask: int):
+        if len(chosen) >= lo and any(matcher.check(shape, x, chosen, ()) for x in exact if x.size == len(chosen)):
+            found.add(mask)
+        if len(chosen) == hi:
+            return
+        for j in range(start, len(ids)):
+            nxt = chosen + [ids[j]]
+            if matcher.check(shape, spec, nxt, ids[j + 1:]) or (
+                    len(nxt) >= lo and any(matcher.check(shape, x, nxt, ()) for x in exact if x.size == len(nxt))):
+                grow(nxt, j + 1, mask | (1 << j))
+    grow([], 0, 0)
+    return found
+
+
+def arrange(matcher: Matcher, pats: tuple, values: tuple, cards) -> tuple:
+    """Matcher.arrange, not memoised."""
+    ids = tuple(sorted(set(cards)))
+    n = len(ids)
+    every: set = set()
+    for shape, spec in pats:
+        every |= candidates(matcher, shape, spec, ids)
+    by_low: list[list[int]] = [[] for _ in range(n)]
+    for mask in every:
+        by_low[(mask & -mask).bit_length() - 1].append(mask)
+    for i, masks in enumerate(by_low):
+        # the largest first; of one size, the one whose cards come first (its lowest differing card is lower)
+        masks.sort(key=lambda mk: (-mk.bit_count(), _reversed_bits(mk, n)))
+    cost = [values[c] for c in ids]
+    memo: dict = {0: (0, ())}
+
+    def best(mask: int) -> tuple:
+        hit = memo.get(mask)
+        if hit is not None:
+            return hit
+        low = mask & -mask
+        i = low.bit_length() - 1
+        found = None
+        for mk in by_low[i]:
+            if mk & mask == mk:
+                d, ms = best(mask & ~mk)
+                if found is None or d < found[0]:
+                    found = (d, (mk, *ms))
+        d, ms = best(mask & ~low)
+        d += cost[i]
+        if found is None or d < found[0]:
+            found = (d, ms)
+        memo[mask] = found
+        return found
+    deadwood, masks = best((1 << n) - 1)
+    return deadwood, tuple(tuple(ids[i] for i in range(n) if mk >> i & 1) for mk in masks)
+
+
+def _reversed_bits(mask: int, n: int) -> int:
+    """A key that orders sets of one size by their cards in index order, lowest card first: the
+    set whose first differing card is lower has the higher reversed mask, so it is negated."""
+    return -int(format(mask, f"0{n}b")[::-1], 2)
 
 
 def makes(card_attrs, shape: Shape, size: int, withs: tuple, wild: tuple, classes: tuple, cards) -> bool:

@@ -168,6 +168,10 @@ def _pattern_spec(s, pat, owner: int):
         if not cond(s, e):
             return None
     size = max(1, pat.size(s, e))  # a pattern is at least one card, whatever the modifiers say
+    most = 0
+    if pat.most is not None:
+        most = pat.most(s, e)
+        most = most if most > size else 0  # `N to M cards` with M not above N: N cards
     withs = ()
     for a, i, cond, count in pat.withs:
         if cond is None or cond(s, e):
@@ -179,7 +183,7 @@ def _pattern_spec(s, pat, owner: int):
     changes = cache.get(key)
     if changes is None:
         changes = cache[key] = _value_changes(s, owner)
-    return Spec(size, withs, changes[0], changes[1])
+    return Spec(size, withs, changes[0], changes[1], most)
 
 
 def _value_changes(s, owner: int):
@@ -214,7 +218,37 @@ def makes(s, k: int, cards, owner: int) -> bool:
     spec = pattern_spec(s, k, owner)
     if spec is None:
         return False
-    return len(cards) == spec.size and s.game.matcher.check(s.prog.patterns[k].shape, spec, cards, ())
+    return s.game.matcher.makes_spec(s.prog.patterns[k].shape, spec, cards)
+
+
+def arrangement(s, ks: tuple, cards, values: tuple, owner: int) -> tuple:
+    """(deadwood, melds) of the best arrangement of the cards into melds of patterns ks, for player
+    `owner`, a card left out costing its number in the value table `values` (engine/patterns.py)."""
+    pats = []
+    for k in ks:
+        spec = pattern_spec(s, k, owner)
+        if spec is not None:  # a pattern that does not count now makes no meld
+            pats.append((s.prog.patterns[k].shape, spec))
+    return s.game.matcher.arrange(tuple(pats), values, cards)
+
+
+def deadwood(s, ks: tuple, cards, values: tuple, owner: int) -> int:
+    """The least total value of the cards left out of any arrangement into melds."""
+    return arrangement(s, ks, cards, values, owner)[0]
+
+
+def melded(s, ks: tuple, cards, values: tuple, owner: int) -> tuple:
+    """The cards in the melds of the best arrangement, in the order given."""
+    inside = set().union(*arrangement(s, ks, cards, values, owner)[1])
+    return tuple(c for c in cards if c in inside)
+
+
+def first_meld(s, ks: tuple, cards, values: tuple, owner: int) -> tuple:
+    """The cards of the first meld of the best arrangement (the one of its lowest card), in the
+    order given; none when no meld is worth making."""
+    melds = arrangement(s, ks, cards, values, owner)[1]
+    inside = set(melds[0]) if melds else ()
+    return tuple(c for c in cards if c in inside)
 
 
 def card_set(tables: dict, key: tuple, build):
@@ -285,6 +319,7 @@ def namespace() -> dict:
     return {"_rotate": rotate, "_div": divide, "_seat": seat, "_others": others, "_next": next_seat,
             "_number": number, "_U": UNSET, "_repeat_count": repeat_count, "_pow": power, "_card_of": card_of,
             "_as_cards": as_cards, "_tops": tops, "_same": same, "_can_make": can_make, "_makes": makes,
+            "_deadwood": deadwood, "_melded": melded, "_first_meld": first_meld,
             "_no_card": lambda s: -1, "_nobody": lambda s: None, "_zero": lambda s: 0,
             "_next_version": next_version, "_no_top": no_top, "_no_bottom": no_bottom,
             "_ONCE": (None,), "_card_set": card_set, "_nth": nth, "_nth_any": nth_any, "_ends": ends, "_numbers": numbers}

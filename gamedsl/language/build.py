@@ -444,6 +444,12 @@ class Builder(_Statements, _Expressions):
     def pattern_size(self, meta, c):
         return m.PatternClause(span=_s(meta), kind="size", expr=c[0])
 
+    def pattern_size_least(self, meta, c):
+        return m.PatternClause(span=_s(meta), kind="size", expr=c[0], open=True)
+
+    def pattern_size_range(self, meta, c):
+        return m.PatternClause(span=_s(meta), kind="size", expr=c[0], most=c[1])
+
     def pattern_same(self, meta, c):
         return m.PatternClause(span=_s(meta), kind="same", names=((str(c[0]), _tok(c[0])),))
 

@@ -306,6 +306,53 @@ class Builtins:
         k, (chosen, pool), owner = found
         return f"_can_make(s, {k}, {chosen}, {pool}, {owner})", T.BOOL
 
+    def _arrangement_call(self, e, scope):
+        """`F(Z, P or Q ... [, p] by TABLE)`: (the cards' code, the patterns' numbers, the player's
+        code, the table's code), or None after an error."""
+        form = f"cards, patterns joined by 'or', and a value table: {e.func}(me.hand, run or set by points)"
+        if len(e.args) not in (2, 3) or e.for_var or e.where or e.descending:
+            self.c.error(f"'{e.func}' takes {form}", e.span)
+            return None
+        names, stack = [], [e.args[1]]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, m.Logic) and x.op == "or":
+                stack += [x.right, x.left]
+            elif isinstance(x, m.Name) and x.name in self.c.pattern_index:
+                names.append(self.c.pattern_index[x.name])
+            else:
+                self.c.error(f"'{e.func}' needs the name of a pattern here, or several joined by 'or'", x.span,
+                             did_you_mean(x.name, self.c.pattern_index) if isinstance(x, m.Name) else
+                             "as in 'run or set'")
+                return None
+        if not isinstance(e.by, m.Name) or e.by.name not in self.c.value_names:
+            self.c.error(f"'{e.func}' needs 'by' and the value table that says what a card left out costs",
+                         (e.by or e).span, did_you_mean(e.by.name, self.c.value_names)
+                         if isinstance(e.by, m.Name) else f"as in '{e.func}(me.hand, run or set by points)'")
+            return None
+        cards = self.cards_arg(e.args[0], scope)
+        owner = self.owner_arg(e, scope, 2)
+        return cards, tuple(dict.fromkeys(names)), owner, f"V_{e.by.name}"
+
+    def _arranged(self, e, scope, helper: str, typ: str):
+        found = self._arrangement_call(e, scope)
+        if found is None:
+            return _NOPE
+        cards, ks, owner, table = found
+        return f"{helper}(s, {ks!r}, {cards}, {table}, {owner})", typ
+
+    def call_deadwood(self, e, scope):
+        """deadwood(Z, P or Q [, p] by T): the least total of T over the cards of Z left out of melds."""
+        return self._arranged(e, scope, "_deadwood", T.NUM)
+
+    def call_melded(self, e, scope):
+        """melded(Z, P or Q [, p] by T): the cards of Z in the melds of its best arrangement."""
+        return self._arranged(e, scope, "_melded", T.list_of(T.CARD))
+
+    def call_first_meld(self, e, scope):
+        """first_meld(Z, P or Q [, p] by T): the cards of the first meld of Z's best arrangement."""
+        return self._arranged(e, scope, "_first_meld", T.list_of(T.CARD))
+
     def call_tops(self, e, scope):
         """tops(Z, ...): the top card of each of these zones that is not empty, in order."""
         if not e.args or e.for_var or e.where or e.by:

@@ -70,6 +70,8 @@ class Calls:
             args = [self.expr(a, scope) for a in e.args]
             typ = self.compile_def(f)
             inlined = self.inline_def(d, args, scope)
+            if inlined is None:
+                self.check_args(d, e, args)
             if inlined is not None and typ == T.ANY:  # what the body gives for these arguments: a card of a zone
                 typ = self.inlined_type
             code = inlined if inlined is not None else f"D_{f}(s, {', '.join(code for code, _ in args)})"
@@ -150,6 +152,45 @@ class Calls:
             return None
         c.where = where
         return f"(({', '.join(binds)}, ({code}))[-1])" if binds else f"({code})"
+
+    def check_args(self, d: m.DefDecl, e: m.Call, args: list):
+        """A call's arguments against what the function's body does with them: the body is read
+        again with one argument at a time of the kind given (the others of any kind), and an error
+        it meets is the call's, at that argument, with the body's complaint as the hint."""
+        if len(self.inlining) >= INLINE_DEPTH or d.name in self.inlining:
+            return
+        c = self.c
+        clean = c.def_clean
+        if d.name not in clean:  # a body with errors of its own (reported once) says nothing of the call
+            clean[d.name] = not self.body_errors(d, [T.ANY] * len(d.params))
+        if not clean[d.name]:
+            return
+        for i, (name, (_, typ)) in enumerate(zip(d.params, args)):
+            if typ == T.ANY:
+                continue
+            found = self.body_errors(d, [typ if j == i else T.ANY for j in range(len(d.params))])
+            if found:
+                first = found[0]
+                c.error(f"'{d.name}' cannot take {T.describe(typ)} as its argument '{name}'", e.args[i].span,
+                        f"its body, line {first.span.line}: {first.message}")
+
+    def body_errors(self, d: m.DefDecl, types: list) -> list:
+        """The errors a function's body has with its parameters of these types (none kept)."""
+        c = self.c
+        scope = Scope()
+        for j, (p, typ) in enumerate(zip(d.params, types)):
+            scope.names[p] = (f"_chk{j}", typ)
+        before, where = len(c.diags), c.where
+        unknowns = len(c.unknowns)
+        self.inlining.append(d.name)
+        try:
+            self.expr(d.body, scope)
+        finally:
+            self.inlining.pop()
+        found, c.where = c.diags[before:], where
+        del c.diags[before:]
+        del c.unknowns[unknowns:]
+        return found
 
     def elem_type(self, dtyp: str, span: Span) -> str:
         """The type of the elements of a collection type (an error if it is not one)."""

@@ -13,7 +13,7 @@ from .codegen import Module
 BUILTINS = {"me", "players", "all_players", "all_cards", "in_play", "others", "count", "any", "all", "sum", "max",
             "min", "best", "worst", "random", "next", "previous", "top", "bottom", "abs", "seat", "number", "knows",
             "card", "same", "has", "makes", "can_make", "tops", "filter", "nobody",
-            "nth", "sorted", "list", "values"}
+            "nth", "sorted", "list", "values", "deadwood", "melded", "first_meld"}
 
 
 def _ends_turn(stmts) -> bool:
@@ -114,6 +114,7 @@ class Context:
         self.param_types: dict[str, str] = {}
         self.def_info: dict = {}
         self.def_types: dict[str, str] = {}
+        self.def_clean: dict[str, bool] = {}  # whether a function's body reads without errors whatever its arguments
         self.steps_info: dict = {}
         self.pattern_info: dict = {}
         self.pattern_index: dict = {}

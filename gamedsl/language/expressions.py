@@ -201,11 +201,11 @@ class ExpressionCompiler(Calls, Builtins):
         """`a + b` of zones and lists: one list with the elements of both, in order."""
         parts, elems = [], []
         for code, typ, side in ((lc, lt, e.left), (rc, rt, e.right)):
-            elem = T.element(typ) if typ != "players" else T.PLAYER
+            elem = T.element(typ) if typ not in ("players", T.ANY) else T.PLAYER if typ == "players" else T.ANY
             if elem is None:
                 self.c.error(f"'+' joins zones and lists, but this is {T.describe(typ)}", side.span)
                 return _NOPE
-            parts.append(f"*s.z[{code}]" if typ == T.ZONE else f"*{code}")
+            parts.append(f"*s.z[{code}]" if typ == T.ZONE else f"*_as_cards(s, {code})" if typ == T.ANY else f"*{code}")
             elems.append(elem)
         if T.ANY not in elems and elems[0] != elems[1]:
             self.c.error(f"cannot join a list of {elems[0]}s and a list of {elems[1]}s", e.span)

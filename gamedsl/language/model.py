@@ -473,6 +473,8 @@ class PatternClause(Decl):
     expr: Expr | None = None  # size, the with's condition, if
     names: tuple = ()  # ((name, span), ...): the same attribute, the run's orders, the with value
     count: Expr | None = None  # with at least COUNT VALUE: how many cards of the value (default one)
+    most: Expr | None = None  # size: N to MOST cards
+    open: bool = False  # size: at least N cards (no most)
 
 
 @node

@@ -119,7 +119,8 @@ class Modifiers:
         the functions and patterns they read) would be worked out for ever: it is an error."""
         c, gm = self.c, self.c.gm
         defs = {d.name: d.body for d in gm.of(m.DefDecl)}
-        pats = {d.name: [cl.expr for cl in d.clauses if cl.expr is not None] for d in gm.of(m.PatternDecl)}
+        pats = {d.name: [x for cl in d.clauses for x in (cl.expr, cl.most) if x is not None]
+                for d in gm.of(m.PatternDecl)}
         value_conds = [mod.cond for mod in gm.of(m.ModifierDecl)
                        if any(isinstance(ch, (m.SameChange, m.WildChange)) for ch in mod.changes)]
         memo: dict = {}

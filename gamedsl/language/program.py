@@ -32,6 +32,9 @@ class Shape:
     orders: tuple[Order, ...] = ()
 
 
+OPEN_SIZE = 1 << 20  # the most cards of a pattern of `at least N cards`: more than any deck holds
+
+
 @attrs.frozen(cache_hash=True)
 class Spec:
     """A pattern's run-time arguments, for one player at one moment: its size, required values
@@ -41,6 +44,7 @@ class Spec:
     withs: tuple = ()
     wild: tuple = ()
     classes: tuple = ()
+    most: int = 0  # the most cards, for a pattern of size..most cards (0: exactly size)
 
 
 @attrs.define
@@ -136,6 +140,7 @@ class Pattern:
     conds: tuple  # fn(state, [owner]) -> bool: all must hold for the pattern to count
     withs: tuple  # ((attribute, value index, condition fn or None, count fn or None), ...)
     span: Span
+    most: object = None  # fn(state, [owner]) -> the most cards (`N to M cards`, `at least N cards`); None: exactly size
 
 
 @attrs.define(eq=False)

@@ -6,7 +6,7 @@ from ..errors import Span
 from . import model as m
 from . import types as T
 from .context import Context, Scope
-from .program import Action, Order, Pattern, Shape, Step, Trigger
+from .program import OPEN_SIZE, Action, Order, Pattern, Shape, Step, Trigger
 
 ORDERED_EVENTS = ("turn start", "turn end", "round start", "round end")
 
@@ -28,11 +28,16 @@ class Rules:
         c = self.c
         for d in c.pattern_info.values():
             same, run, orders, size, conds, withs, counted = [], None, (), None, [], [], []
+            most = None
             for cl in d.clauses:
                 if cl.kind == "size":
                     if size is not None:
                         c.error("a pattern has one size", cl.span)
                     size = self.x.fn(cl.expr, c.owner_scope(), T.NUM, f"size_{d.name}")
+                    if cl.most is not None:
+                        most = self.x.fn(cl.most, c.owner_scope(), T.NUM, f"most_{d.name}")
+                    elif cl.open:
+                        most = c.module.expression(f"most_{d.name}", str(OPEN_SIZE), cl.span)
                 elif cl.kind == "same":
                     name, span = cl.names[0]
                     if name not in c.attr_index:
@@ -56,7 +61,8 @@ class Rules:
                         "add a size, as in 'pattern kind: 3 cards, same rank'")
                 size = c.module.expression(f"size_{d.name}", "1", d.span)
             shape = Shape(same=tuple(same), run=run, orders=orders)
-            self.patterns.append(Pattern(d.name, shape, size, tuple(conds), tuple(w for w in withs if w), d.span))
+            self.patterns.append(Pattern(d.name, shape, size, tuple(conds), tuple(w for w in withs if w), d.span,
+                                         most))
 
     def with_clause(self, d: m.PatternDecl, cl: m.PatternClause, counted: list):
         """`with [at least N] VALUE [if C]`: (attribute, value index, condition, count) or None."""

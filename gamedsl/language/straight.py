@@ -11,6 +11,8 @@ are called; `via` is the chain of calls being inlined, which every line emitted 
 """
 from __future__ import annotations
 
+import attrs
+
 from ..errors import Span
 from . import model as m
 from . import types as T
@@ -308,12 +310,27 @@ class Straight:
         for text, span in binds:  # at the call: an argument's error is the caller's
             self.emit(lines, ind, text, span)
         outer = self.inlining(st)
+        before = len(self.c.diags)
         try:
             self.ran(lines, ind, d.span)
             self.gen_body(d.body, inner, ind, lines, st.span)
         finally:
             self.expanding.discard(st.func)
             self.via = outer
+        self.blame_arguments(st, d, before)
+
+    def blame_arguments(self, st: m.CallSteps, d, before: int):
+        """An error in the steps' body found at an argument's name (`move all from z to pile` with
+        `z` a number) comes from what the call passes: its hint says which call and argument."""
+        at = {n.span: n.name for n in m.walk(d.body) if isinstance(n, m.Name) and n.name in d.params}
+        diags = self.c.diags
+        for i in range(before, len(diags)):
+            name = at.get(diags[i].span)
+            if name is not None and diags[i].hint is None:
+                arg = st.args[d.params.index(name)]
+                diags[i] = attrs.evolve(diags[i], hint=f"'{name}' is '{self.c.source_of(arg.span)}' here, as "
+                                        f"the call at line {st.span.line}, column {st.span.column} gives it: "
+                                        f"{self.c.source_of(st.span)}")
 
     def inlining(self, st: m.CallSteps) -> tuple:
         """Start inlining the steps `st` calls: the lines from here on remember the call. Returns

@@ -26,6 +26,7 @@ def watched(gm: m.GameModel, zones: set, variables: set) -> tuple[frozenset | st
     for d in gm.of(m.PatternDecl):
         roots.extend(c.expr for c in d.clauses if c.expr is not None)
         roots.extend(c.count for c in d.clauses if c.count is not None)
+        roots.extend(c.most for c in d.clauses if c.most is not None)
     found_zones, found_vars = set(), set()
     seen_defs: set = set()
     while roots:
