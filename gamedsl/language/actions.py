@@ -151,7 +151,7 @@ class Actions:
         if zone is not None and zone.visibility == "others":
             self.c.error(f"a move naming a card of 'me.{d.name}' would show the card to its owner, who does not "
                          f"see it ('{d.name}' is 'others')", d.span,
-                         f"choose the card by its place: (n in 1..count(me.{d.name})), then nth(me.{d.name}, n)")
+                         f"choose the card by its place: (n in 1..count(me.{d.name})), then nth(me.{d.name}, n, bottom)")
 
     def most_number(self, a: m.ActionDecl, scope: Scope) -> int:
         """The largest number a numbered move may be (its move ids are 0 to that): known from the
