@@ -253,3 +253,20 @@ def test_beacons_passes_verify_with_its_leak_check():
             verify.check_no_leak(state, rng)
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
+
+
+def test_the_rl_vector_holds_what_the_seat_was_told_and_nothing_in_other_games():
+    from gamedsl.rl.encoding import Encoding
+    game = gamedsl.load_game(ROOT / "games" / "beacons.game")
+    state = game.new_state(players=2, seed=1)
+    do(state, "tell colours to P2")
+    do(state, "colour green")  # P2's cards: G4 G2 G3 W3 Y3
+    encoding = Encoding(game, 2)
+    told = encoding.views(encoding.encode(state.observation(1), 1))["told"][encoding.slots[("hand", 0)]]
+    green = [1, 1, 0, 1, 1]  # red, yellow, blue, white ruled out
+    assert [list(row[:5]) for row in told[:5]] == [green, green, green, [0, 0, 1, 0, 0], [0, 0, 1, 0, 0]]
+    assert not told[:, 5:].any() and not told[5:].any()  # nothing of the heights, nor past the hand
+    # the seat that gave the clue sees the cards: nothing told of what it sees
+    assert not encoding.views(encoding.encode(state.observation(0), 0))["told"].any()
+    laus = gamedsl.load_game(ROOT / "games" / "laus.game")
+    assert Encoding(laus, 3).views(Encoding(laus, 3).encode(laus.new_state(players=3).observation(0), 0))["told"].size == 0
