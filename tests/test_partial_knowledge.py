@@ -25,6 +25,7 @@ zone deck: hidden, stack
 zone hand per player: others
 zone pile: public
 var said = false
+var red_first = false
 setup {
   shuffle deck
   deal 3 from deck to hand
@@ -35,7 +36,10 @@ action play "play card" (n in 1..count(me.hand)) if knows(me, nth(me.hand, n, bo
   move nth(me.hand, n, bottom) to pile
   if count(deck) > 0 { move top(deck) to me.hand }
 }
-action pass "pass" { said = knows(me, nth(me.hand, 1, bottom).colour != red) }
+action pass "pass" {
+  said = knows(me, nth(me.hand, 1, bottom).colour != red)
+  red_first = knows(me, nth(me.hand, 1, bottom).colour == red)
+}
 round { for each p in players { turn p { choose tell_red, tell_height, play, pass } } }
 end game when count(pile) >= 2
 outcome { for each p in players { win p } }
@@ -91,8 +95,22 @@ def test_a_move_naming_a_card_of_the_movers_own_facing_away_hand_is_refused():
     with pytest.raises(gamedsl.SourceError) as info:
         gamedsl.load_source(text, "peek.game")
     message = info.value.format()
-    assert "peek.game:20:26: error: a move naming a card of 'me.hand' would show the card to its owner" in message
+    assert "peek.game:21:26: error: a move naming a card of 'me.hand' would show the card to its owner" in message
     assert "^^^^^^^" in message and "hint: choose the card by its place: (n in 1..count(me.hand)), then nth(me.hand, n, bottom)" in message
+
+
+def test_a_modifier_can_turn_a_hand_away_from_its_owner():
+    text = CLUES.replace("zone hand per player: others", "zone hand per player: owner") + \
+        "modifier away while said { hand.visibility = others }\n"
+    game = gamedsl.load_source(text, "away.game")
+    state = game.new_state(players=2, seed=0)
+    assert state.observation(0)["zones"]["hand"]["P1"] != {"count": 3}
+    assert state.observation(0)["zones"]["hand"]["P2"] == {"count": 3}
+    state.v[game.prog.var_by_name["said"].base] = True
+    assert state.observation(0)["zones"]["hand"]["P1"] == {"count": 3}
+    assert state.observation(0)["zones"]["hand"]["P2"] == [game.card_name(c) for c in hand(state, 1)]
+    assert knowledge.hidden_slots(state, 0) == [(game.zone_instance("deck"), k) for k in range(3)] + \
+        [(game.zone_instance("hand", 0), k) for k in range(3)]
 
 
 def test_others_is_only_for_a_per_player_zone():
@@ -128,8 +146,9 @@ def test_knows_reads_what_was_told_and_sight():
         assert state.knows_attr(1, c, 0, 0, False) == (not red)  # knows(p, c.colour != red)
         assert not state.knows_attr(1, c, 1)  # nothing of its height
         assert state.knows_attr(0, c, 1)  # P1 sees the card
-    do(state, "pass")  # P2 passes: `said` reads knows(me, first card's colour != red)
+    do(state, "pass")  # P2 passes: `said` reads knows(me, first card's colour != red), `red_first` == red
     assert state.v[state.prog.var_by_name["said"].base] == (colour_of(state, p2[0]) != "red")
+    assert state.v[state.prog.var_by_name["red_first"].base] == (colour_of(state, p2[0]) == "red")
 
 
 def test_two_clues_add_up_and_all_is_forgotten_when_the_card_moves():

@@ -334,7 +334,7 @@ class View:
         card ("top"); the backs, and the cards they were shown where they cannot see ("known")."""
         cards = state.z[instance]
         vis = self.visibility(state, instance, player)
-        if not z.stack and vis != "top" and z.visibility != "others":  # a hand's order tells nothing: sorted
+        if not z.stack and vis not in ("top", "others") and z.visibility != "others":  # order tells nothing: sorted
             cards = sorted(cards, key=self._sort_keys.__getitem__)
         # (a hand facing away from its owner keeps its order: its owner names a card by its place)
         seen = vis == "public" or (vis == "owner" and own) or (vis == "others" and z.per_player and not own)

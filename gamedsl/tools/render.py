@@ -56,8 +56,8 @@ def zone_text(view) -> Text:
 
 
 def told_text(told: list) -> str:
-    """What a player was told of a zone's cards, by place from the bottom: '1 red · 2 not red, not 1 · 3 ?'."""
-    return " · ".join(f"{k} {t}" for k, t in enumerate(told, 1))
+    """What a player was told of a zone's cards, by place from the bottom: "1: red · 2: not red, not 1 · 3: ?"."""
+    return " · ".join(f"{k}: {t}" for k, t in enumerate(told, 1))
 
 
 def value_text(value) -> Text:

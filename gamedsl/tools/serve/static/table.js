@@ -54,9 +54,9 @@ function zoneEl(v) {
   return el("span", "", String(v));
 }
 
-// What a seat was told of the cards it does not see, by place: "1 red · 2 not red, not 1 · 3 ?".
+// What a seat was told of the cards it does not see, by place: "1: red · 2: not red, not 1 · 3: ?".
 function toldText(told) {
-  return told.map((t, k) => `${k + 1} ${t}`).join(" · ");
+  return told.map((t, k) => `${k + 1}: ${t}`).join(" · ");
 }
 
 function valueText(v) {
