@@ -171,7 +171,11 @@ def test_reveal_tells_only_an_attribute_with_equal_or_not_equal():
         gamedsl.load_source(CLUES.replace("reveal c.colour == red", "reveal c.colour < red"), "lt.game")
     text = info.value.format()
     assert "'reveal' takes a card, a card's attribute (c.colour), or a comparison of one" in text
-    assert "hint: write the attribute on the left of == or !=" in text
+    assert "hint: '<' cannot be told or known of a card: only == and !=" in text
+    with pytest.raises(gamedsl.SourceError) as info:
+        gamedsl.load_source(CLUES.replace("reveal c.colour == red", "reveal red == c.colour"), "rev.game")
+    assert "rev.game:15:67: error: 'reveal' takes a card" in info.value.format()
+    assert "hint: write the attribute on the left of == or !=" in info.value.format()
 
 
 # ---- worlds respect what a seat was told ---------------------------------------

@@ -194,7 +194,8 @@ class Builtins:
         if isinstance(e, m.Compare) and (e.op not in ("==", "!=") or not self._attr_of_card(attr, scope)):
             self.c.error(f"'{what}' takes a card, a card's attribute (c.colour), or a comparison of one with a "
                          "value (c.colour == red, c.colour != red)", e.span,
-                         "write the attribute on the left of == or !=")
+                         "write the attribute on the left of == or !=" if e.op in ("==", "!=")
+                         else f"'{e.op}' cannot be told or known of a card: only == and !=")
             return "0", 0, "None", True
         if not self._attr_of_card(attr, scope):
             return None
