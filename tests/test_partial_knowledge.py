@@ -293,3 +293,12 @@ def test_the_rl_vector_holds_what_the_seat_was_told_and_nothing_in_other_games()
     assert not encoding.views(encoding.encode(state.observation(0), 0))["told"].any()
     laus = gamedsl.load_game(ROOT / "games" / "laus.game")
     assert Encoding(laus, 3).views(Encoding(laus, 3).encode(laus.new_state(players=3).observation(0), 0))["told"].size == 0
+
+
+def test_a_reveal_with_not_equal_tells_the_same_as_with_equal():
+    game, state = clues(2, seed=5)
+    other_game = gamedsl.load_source(CLUES.replace("reveal c.colour == red", "reveal c.colour != red"), "ne.game")
+    other = other_game.new_state(players=2, seed=5)
+    for s in (state, other):
+        do(s, "tell red")
+    assert state.told == other.told and state.told
