@@ -35,7 +35,9 @@ def twin(state, seat: int, rng: random.Random):
         cards = [other.z[inst][i] for inst, i in slots]
         masks = [known.get(c, 0) for c in cards]  # what others were shown stays with the place
         marks = [[other.v[b + c] for c in cards] for b in bases]  # so do per-card variables
-        told = [[(p, other.told[(c, p)]) for p in range(other.np) if (c, p) in other.told] for c in cards]
+        # what was told stays with the place, what others were told of it as the seat was told it
+        told = [[(p, other.told[(c, seat)]) for p in range(other.np) if (c, p) in other.told]
+                if (c, seat) in other.told else [] for c in cards]
         original = cards[:]
         for _ in range(20000):  # another order that fits what the seat was told of each place
             rng.shuffle(cards)

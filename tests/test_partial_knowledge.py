@@ -302,3 +302,22 @@ def test_a_reveal_with_not_equal_tells_the_same_as_with_equal():
     for s in (state, other):
         do(s, "tell red")
     assert state.told == other.told and state.told
+
+
+def test_what_another_seat_was_told_in_private_does_not_reach_a_worlds_cards():
+    """P1 tells P2 the colour of the deck's top card, to P2 alone: in P1's worlds P2 knows nothing of
+    it (keeping P2's 'red' with the place would tell P1 the colour); in P2's, the top card fits it."""
+    text = CLUES.replace('action pass "pass" {', 'action peek "peek" { reveal top(deck).colour to next(me) }\n'
+                         'action pass "pass" {').replace("play, pass }", "play, pass, peek }")
+    game = gamedsl.load_source(text, "peek.game")
+    for seed in range(6):
+        state = game.new_state(players=2, seed=seed)
+        do(state, "peek")
+        top = state.z[game.zone_instance("deck")][-1]
+        assert state.knows_attr(1, top, 0) and not state.knows_attr(0, top, 0)
+        for k in range(10):
+            world = Redealer(state, 0).deal(random.Random(k))
+            assert not world.told  # nothing P1 was told, so nothing kept for anyone
+            mine = Redealer(state, 1).deal(random.Random(k))
+            new_top = mine.z[game.zone_instance("deck")][-1]
+            assert colour_of(mine, new_top) == colour_of(state, top) and mine.knows_attr(1, new_top, 0)

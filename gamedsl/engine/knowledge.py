@@ -68,7 +68,8 @@ class Redealer:
     A world depends only on what the player knows and on the `rng` that deals it, never on how
     the hidden things really lie: each group of hidden cards is dealt from a fixed order (sorted
     card numbers), what others were shown stays with its place (not with the card that really lay
-    there; so do the values of per-card variables), the answers others gave in an open reaction window or race are taken back (they
+    there; so do the values of per-card variables, and what was told of its attributes, as the player
+    was told it: a place gets only cards that fit it), the answers others gave in an open reaction window or race are taken back (they
     are asked again in the world, after the player's own), and without the past the moments
     others let pass are forgotten."""
 
@@ -91,11 +92,13 @@ class Redealer:
         self.marks = [[[state.v[b + state.z[inst][i]] for inst, i in group] for b in bases]
                       for group in self.groups] if bases else None
         self.mark_bases = bases
-        # what everyone was told of a hidden card's attributes stays with its place, like what was shown;
-        # what the player was told limits the cards its place may hold in a world (Redealer.allowed)
+        # what was told of a hidden card's attributes stays with its place, like what was shown; what
+        # the player was told limits the cards its place may hold in a world (Redealer.allowed). What
+        # another player was told of it is taken to be what the player was told (nothing if the
+        # player was told nothing): what else the other heard is theirs to know, and would tell the card
         told = state.told
-        self.told = [[[(p, told[(state.z[inst][i], p)]) for p in range(state.np) if (state.z[inst][i], p) in told]
-                      for inst, i in group] for group in self.groups] if told else None
+        self.told = [[_told_at(told, state.z[inst][i], player, state.np) for inst, i in group]
+                     for group in self.groups] if told else None
         self.allowed = [self._allowed(k) for k in range(len(self.groups))] if told else None
         self.want = decision(state)
         self.answers = _others_answers(state, player)
@@ -194,6 +197,15 @@ class Redealer:
             parts = tuple((now.get(p[0], p[0]), p[1]) if p.__class__ is tuple and not p[1] & bit else p
                           for p in text.parts)
             log[k] = (m, who, text.with_parts(parts), r)
+
+
+def _told_at(told: dict, card: int, player: int, players: int) -> list:
+    """What a world keeps at a hidden card's place of what was told of it: (seat, per attribute the
+    values it may have) for each seat told something, all as the player was told it."""
+    mine = told.get((card, player))
+    if mine is None:
+        return []
+    return [(p, mine) for p in range(players) if (card, p) in told]
 
 
 def _constrained(cards: list, allowed: dict, rng: random.Random) -> list:
