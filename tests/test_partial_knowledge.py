@@ -321,3 +321,16 @@ def test_what_another_seat_was_told_in_private_does_not_reach_a_worlds_cards():
             mine = Redealer(state, 1).deal(random.Random(k))
             new_top = mine.z[game.zone_instance("deck")][-1]
             assert colour_of(mine, new_top) == colour_of(state, top) and mine.knows_attr(1, new_top, 0)
+
+
+def test_the_leak_check_catches_a_card_move_on_ones_own_facing_away_hand_the_check_cannot_see():
+    """Written so the check cannot tell the zone (a filter of it), a move naming a card of the
+    mover's own facing-away hand shows the card: verify's no-leak check reports it."""
+    text = CLUES.replace('action pass "pass" {', 'action peek "peek at" (c in filter(x in me.hand if true)) { }\n'
+                         'action pass "pass" {').replace("play, pass }", "play, pass, peek }")
+    game = gamedsl.load_source(text, "sly.game")
+    state = game.new_state(players=2, seed=0)
+    with pytest.raises(gamedsl.InvariantViolation, match="P1's view depends on cards they cannot see: legal"):
+        verify.check_no_leak(state, random.Random(0))
+    # the same game with moves by place keeps the check
+    verify.check_no_leak(clues(2)[1], random.Random(0))
