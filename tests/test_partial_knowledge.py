@@ -334,3 +334,18 @@ def test_the_leak_check_catches_a_card_move_on_ones_own_facing_away_hand_the_che
         verify.check_no_leak(state, random.Random(0))
     # the same game with moves by place keeps the check
     verify.check_no_leak(clues(2)[1], random.Random(0))
+
+
+def test_a_move_pointing_at_a_card_of_anothers_facing_away_hand_hides_it_from_that_owner():
+    text = CLUES.replace('action pass "pass" {', 'action point "point at" (c in next(me).hand) { }\n'
+                         'action pass "pass" {').replace("play, pass }", "play, pass, point }")
+    game = gamedsl.load_source(text, "point.game")
+    for players in (2, 3):
+        state = game.new_state(players=players, seed=1)
+        card = hand(state, 1)[0]
+        do(state, f"point at {game.card_name(card)}")
+        assert game.move_text(state, 0, 1) == "point at a card"  # P2 does not see its own card
+        assert game.move_text(state, 0, 0) == f"point at {game.card_name(card)}"
+        if players == 3:
+            assert game.move_text(state, 0, 2) == f"point at {game.card_name(card)}"  # P3 sees it
+        verify.check_no_leak(state, random.Random(0))
