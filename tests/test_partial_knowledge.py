@@ -349,3 +349,16 @@ def test_a_move_pointing_at_a_card_of_anothers_facing_away_hand_hides_it_from_th
         if players == 3:
             assert game.move_text(state, 0, 2) == f"point at {game.card_name(card)}"  # P3 sees it
         verify.check_no_leak(state, random.Random(0))
+
+
+def test_what_was_told_of_a_hidden_hand_is_shown_in_its_real_order_not_sorted():
+    """A hand its owner holds (`owner`) is shown sorted to its owner; what another seat was told of
+    it goes by place in the zone's own order (sorted by the hidden cards, its order would tell them)."""
+    game = gamedsl.load_source(CLUES.replace("zone hand per player: others", "zone hand per player: owner"), "own.game")
+    for seed in range(8):
+        state = game.new_state(players=2, seed=seed)
+        do(state, "tell red")  # everyone hears which of P2's cards are red
+        cards = hand(state, 1)
+        assert state.observation(0)["zones"]["hand"]["P2"]["told"] == [
+            "red" if colour_of(state, c) == "red" else "not red" for c in cards]
+        verify.check_no_leak(state, random.Random(seed))

@@ -353,7 +353,7 @@ class View:
             if known:
                 view["known"] = known
         if state.told and not seen:  # what the player was told of cards they do not see, by place
-            told = [self.told_text(state, player, c) for c in cards]
+            told = [self.told_text(state, player, c) for c in state.z[instance]]  # (not sorted: that tells the cards)
             if any(told):
                 view["told"] = [t or "?" for t in told]
         return view
