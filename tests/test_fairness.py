@@ -35,9 +35,23 @@ def twin(state, seat: int, rng: random.Random):
         cards = [other.z[inst][i] for inst, i in slots]
         masks = [known.get(c, 0) for c in cards]  # what others were shown stays with the place
         marks = [[other.v[b + c] for c in cards] for b in bases]  # so do per-card variables
-        rng.shuffle(cards)
+        # what was told stays with the place, what others were told of it as the seat was told it
+        told = [[(p, other.told[(c, seat)]) for p in range(other.np) if (c, p) in other.told]
+                if (c, seat) in other.told else [] for c in cards]
+        original = cards[:]
+        for _ in range(20000):  # another order that fits what the seat was told of each place
+            rng.shuffle(cards)
+            if all(_fits(other, c, entries, seat) for c, entries in zip(cards, told)):
+                break
+        else:
+            cards = original
         for c in cards:
             known.pop(c, None)
+            for p in range(other.np):
+                other.told.pop((c, p), None)
+        for c, entries in zip(cards, told):  # what was told stays with the place
+            for p, possible in entries:
+                other.told[(c, p)] = possible
         for k, ((inst, i), c, mask) in enumerate(zip(slots, cards, masks)):
             other.z[inst][i] = c
             other.loc[c] = inst
@@ -50,6 +64,13 @@ def twin(state, seat: int, rng: random.Random):
         _other_answers(other, seat, rng)
     other.reseed(rng.getrandbits(64))
     return other
+
+
+def _fits(state, card: int, entries, seat: int) -> bool:
+    """Whether a card fits what the seat was told of a place."""
+    tables = state.game.attr_tables
+    return all(t[card] < 0 or mask >> t[card] & 1 for p, masks in entries if p == seat
+               for mask, t in zip(masks, tables))
 
 
 def _other_answers(state, seat: int, rng: random.Random):
@@ -110,7 +131,14 @@ def seat_knows_hidden(state):
     return any(state.knows(me, c) for c, mask in state.known.items() if mask == 1 << me)
 
 
+def seat_was_told(state):
+    """The seat was told something of a card of its own hand that it cannot see (a clue)."""
+    me = state.current_player()
+    return any(p == me and not state.sees_card(me, c) for c, p in state.told)
+
+
 CASES = [
+    ("beacons", 3, 1, {"want": seat_was_told, "every": 2}), ("beacons", 2, 2, {"want": seat_was_told, "every": 2}),
     ("laus", 3, 1, {}), ("laus", 4, 2, {}),
     ("mad_king", 2, 1, {}), ("mad_king", 4, 2, {}), ("mad_king", 3, 3, {"want": others_know}),
     ("mad_king", 2, 4, {"want": seat_knows_hidden, "every": 1}),

@@ -30,6 +30,8 @@ class Cards:
         self.loc[card] = dest
         if self.known:
             self.known.pop(card, None)
+        if self.told:
+            self.untell(card)
         if self.move_hooks:
             self._moved(card, src, dest)
 
@@ -49,6 +51,8 @@ class Cards:
             loc[card] = dest
             if self.known:
                 self.known.pop(card, None)
+            if self.told:
+                self.untell(card)
 
     def move_all(self, src: int, dest: int, bottom: bool = False):
         cards = list(self.z[src])
@@ -64,7 +68,7 @@ class Cards:
         loc = self.loc
         for c in cards:
             loc[c] = dest
-        if self.known:
+        if self.known or self.told:
             self.forget(cards)
 
     def deal(self, n: int, src: int, base: int, start: int):
@@ -92,7 +96,7 @@ class Cards:
             self.z[zone] = order
         else:
             self.own_rng().shuffle(self.z[zone])
-        if self.known:
+        if self.known or self.told:
             self.forget(self.z[zone])  # known to be here, but no longer where
 
     def gather(self, zone: int):
@@ -104,6 +108,7 @@ class Cards:
             for cards in self.z:
                 cards.clear()
             self.known.clear()
+            self.told.clear()
             self.z[zone] = list(range(len(self.loc)))
             self.loc = [zone] * len(self.loc)
             return
@@ -143,6 +148,46 @@ class Cards:
     def forget(self, cards):
         for c in cards:
             self.known.pop(c, None)
+        if self.told:
+            for c in cards:
+                self.untell(c)
+
+    def untell(self, card: int):
+        """Forget what everyone was told of a card's attributes (it moved: it is no longer where it was told)."""
+        told = self.told
+        for p in range(self.np):
+            told.pop((card, p), None)
+
+    def tell(self, card: int, attr: int, value: int | None, player: int | None):
+        """`reveal c.ATTR [to p]` (value None): the player learns the attribute's value;
+        `reveal c.ATTR == v [to p]`: whether it is v. Kept per player until the card moves."""
+        if card is None or card < 0:
+            raise GameRuntimeError("there is no card to reveal")
+        real = self.game.attr_tables[attr][card]
+        full = self.game.told_full[attr]
+        if value is None or value == real:
+            keep = 1 << real if real >= 0 else 0
+        else:
+            keep = full & ~(1 << value)
+        told = self.told
+        for p in (range(self.np) if player is None else (player,)):
+            masks = told.get((card, p)) or self.game.told_full
+            if masks[attr] & keep != masks[attr]:
+                told[(card, p)] = masks[:attr] + (masks[attr] & keep,) + masks[attr + 1:]
+
+    def possible(self, player: int, card: int) -> tuple:
+        """Per attribute, the values a card may have for a player (a bit mask each): what they were told."""
+        return self.told.get((card, player)) or self.game.told_full
+
+    def knows_attr(self, player: int, card: int, attr: int, value: int | None = None, equal: bool = True) -> bool:
+        """Whether a player knows a card's attribute (value None: its value; else that it is, or with
+        `equal` false is not, that value): they see the card, or what they were told leaves no doubt."""
+        if self.sees_card(player, card):
+            return value is None or (self.game.attr_tables[attr][card] == value) == equal
+        mask = self.possible(player, card)[attr]
+        if value is None:
+            return mask & (mask - 1) == 0
+        return mask == 1 << value if equal else not mask >> value & 1
 
     def top(self, zone: int) -> int:
         cards = self.z[zone]

@@ -73,11 +73,16 @@ class Game(View):
                              for name, values, symbols in prog.attributes}
         self._value_texts.update(prog.option_choices)
         self.sayers = [self._first_say(k) for k in range(len(prog.messages))]  # per message: View.said
+        # per attribute (in declared order): its value per card, and every value as a bit mask (what
+        # a player may think a card has before they are told anything: State.tell)
+        self.attr_tables = tuple(prog.card_attrs[name] for name, _, _ in prog.attributes)
+        self.told_full = tuple((1 << len(values)) - 1 for _, values, _ in prog.attributes)
         # per zone instance: the players who see a card in it, when that never changes (a bit mask
         # over every seat), else -1 (worked out for each card: a top, a visibility the rules change)
         self._seen_fixed = tuple(-1 if z.changes or z.visibility == "top" else
                                  (1 << MAX_SEATS) - 1 if z.visibility == "public" else
-                                 1 << seat if z.visibility == "owner" and seat is not None else 0
+                                 1 << seat if z.visibility == "owner" and seat is not None else
+                                 ((1 << MAX_SEATS) - 1) & ~(1 << seat) if z.visibility == "others" else 0
                                  for z, seat in (self._instance_names[k] for k in range(prog.zone_count)))
         # what the table calls each zone and each variable it may show (views carry it: "labels")
         self.labels = {z.name: z.label or z.name for z in prog.zones if z.shows != "nothing"}

@@ -31,7 +31,7 @@ def hidden_slots(state, player: int) -> list[tuple[int, int]]:
             instance = z.base + k
             cards = state.z[instance]
             vis = state.game.visibility(state, instance, player) if z.changes else z.visibility
-            if vis == "public" or (vis == "owner" and k == player):
+            if vis == "public" or (vis == "owner" and k == player) or (vis == "others" and z.per_player and k != player):
                 continue
             last = len(cards) - 1 if vis == "top" else len(cards)
             slots.extend((instance, i) for i in range(last) if not known.get(cards[i], 0) & bit)
@@ -68,7 +68,8 @@ class Redealer:
     A world depends only on what the player knows and on the `rng` that deals it, never on how
     the hidden things really lie: each group of hidden cards is dealt from a fixed order (sorted
     card numbers), what others were shown stays with its place (not with the card that really lay
-    there; so do the values of per-card variables), the answers others gave in an open reaction window or race are taken back (they
+    there; so do the values of per-card variables, and what was told of its attributes, as the player
+    was told it: a place gets only cards that fit it), the answers others gave in an open reaction window or race are taken back (they
     are asked again in the world, after the player's own), and without the past the moments
     others let pass are forgotten."""
 
@@ -91,9 +92,33 @@ class Redealer:
         self.marks = [[[state.v[b + state.z[inst][i]] for inst, i in group] for b in bases]
                       for group in self.groups] if bases else None
         self.mark_bases = bases
+        # what was told of a hidden card's attributes stays with its place, like what was shown; what
+        # the player was told limits the cards its place may hold in a world (Redealer.allowed). What
+        # another player was told of it is taken to be what the player was told (nothing if the
+        # player was told nothing): what else the other heard is theirs to know, and would tell the card
+        told = state.told
+        self.told = [[_told_at(told, state.z[inst][i], player, state.np) for inst, i in group]
+                     for group in self.groups] if told else None
+        self.allowed = [self._allowed(k) for k in range(len(self.groups))] if told else None
         self.want = decision(state)
         self.answers = _others_answers(state, player)
         self.passes = sum(state.passes) > state.passes[player]  # the others let moments pass
+
+    def _allowed(self, k: int) -> dict:
+        """Per place of group k the player was told something of: the indices (in the group's sorted
+        cards) of the cards that fit what they were told there."""
+        tables = self.state.game.attr_tables
+        cards = self.cards[k]
+        out = {}
+        for j, entries in enumerate(self.told[k]):
+            for p, masks in entries:
+                if p != self.player:
+                    continue
+                fit = [n for n, c in enumerate(cards)
+                       if all(mask >> t[c] & 1 if t[c] >= 0 else True for mask, t in zip(masks, tables))]
+                if len(fit) < len(cards):
+                    out[j] = fit
+        return out
 
     def __bool__(self) -> bool:
         """Whether anything is hidden (else every world is the state itself)."""
@@ -108,10 +133,14 @@ class Redealer:
             known = other.known
             # A generator of the deal's own: the sorted cards shuffled straight from `rng` would be
             # the game's own first deal again whenever `rng` is seeded like the game (a checker).
-            shuffle = random.Random(rng.getrandbits(64)).shuffle if self.groups else None
+            generator = random.Random(rng.getrandbits(64)) if self.groups else None
+            shuffle = generator.shuffle if self.groups else None
             for k, group in enumerate(self.groups):
                 cards = self.cards[k][:]
-                shuffle(cards)
+                if self.allowed is not None and self.allowed[k]:
+                    cards = _constrained(cards, self.allowed[k], generator)
+                else:
+                    shuffle(cards)
                 for (inst, i), c in zip(group, cards):
                     z[inst][i] = c
                     loc[c] = inst
@@ -121,6 +150,14 @@ class Redealer:
                     for c, mask in zip(cards, self.shown[k]):
                         if mask:
                             known[c] = mask
+                if self.told is not None:
+                    told = other.told
+                    for c in cards:
+                        for p in range(other.np):
+                            told.pop((c, p), None)
+                    for c, entries in zip(cards, self.told[k]):
+                        for p, masks in entries:
+                            told[(c, p)] = masks
                 if self.marks is not None:
                     v = other.v
                     for b, values in zip(self.mark_bases, self.marks[k]):
@@ -160,6 +197,81 @@ class Redealer:
             parts = tuple((now.get(p[0], p[0]), p[1]) if p.__class__ is tuple and not p[1] & bit else p
                           for p in text.parts)
             log[k] = (m, who, text.with_parts(parts), r)
+
+
+def _told_at(told: dict, card: int, player: int, players: int) -> list:
+    """What a world keeps at a hidden card's place of what was told of it: (seat, per attribute the
+    values it may have) for each seat told something, all as the player was told it."""
+    mine = told.get((card, player))
+    if mine is None:
+        return []
+    return [(p, mine) for p in range(players) if (card, p) in told]
+
+
+def _constrained(cards: list, allowed: dict, rng: random.Random) -> list:
+    """The cards of a group dealt to its places (the result's k-th card goes to place k), each place
+    in `allowed` (place -> indices into `cards`) getting one of the cards it allows, every such deal
+    equally likely.
+
+    The places told nothing take any card, so every way of filling the told places leaves the same
+    number of ways to deal the rest: a uniform deal is a uniform filling of the told places, then the
+    rest shuffled. Each told place draws a card at random from those it allows, and the draw is made
+    again whenever two places drew the same card: every filling without a repeat is drawn with the
+    same chance (the product of 1 / allowed), so the one kept is uniform. Should 200 draws all repeat a
+    card (places told so much that few fillings exist), the places are filled one by one in a random
+    order, each with a random card that still leaves the others a filling (a matching): that deal fits
+    for certain, and is nearly uniform. Either way the deal reads only what the player knows."""
+    places = sorted(allowed)
+    choice = None
+    for _ in range(200):
+        picks = [rng.choice(allowed[j]) for j in places]
+        if len(set(picks)) == len(picks):
+            choice = dict(zip(places, picks))
+            break
+    if choice is None:
+        choice = _matched(places, allowed, rng)
+    taken = set(choice.values())
+    rest = [n for n in range(len(cards)) if n not in taken]
+    rng.shuffle(rest)
+    rest_iter = iter(rest)
+    return [cards[choice[j]] if j in choice else cards[next(rest_iter)] for j in range(len(cards))]
+
+
+def _matched(places: list, allowed: dict, rng: random.Random) -> dict:
+    """A filling of the told places (place -> card index) in which each gets a card it allows: the
+    places in random order, each given a random allowed card after which the places left still have
+    a filling (the real deal is one, so there always is)."""
+    order = places[:]
+    rng.shuffle(order)
+    choice: dict = {}
+    for n, j in enumerate(order):
+        options = [x for x in allowed[j] if x not in choice.values()]
+        rng.shuffle(options)
+        for x in options:
+            choice[j] = x
+            if _fillable(order[n + 1:], allowed, set(choice.values())):
+                break
+            del choice[j]
+        else:
+            raise AssertionError("what the player was told fits no deal")  # the real deal fits: never
+    return choice
+
+
+def _fillable(places: list, allowed: dict, used: set) -> bool:
+    """Whether the places can each get a different allowed card, none of `used` (augmenting paths)."""
+    owner: dict = {}
+
+    def augment(j, seen):
+        for x in allowed[j]:
+            if x in used or x in seen:
+                continue
+            seen.add(x)
+            if x not in owner or augment(owner[x], seen):
+                owner[x] = j
+                return True
+        return False
+
+    return all(augment(j, set()) for j in places)
 
 
 def _others_answers(state, player: int) -> bool:

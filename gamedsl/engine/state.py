@@ -44,7 +44,7 @@ class State(Flow, Decisions, Cards, Checks):
     __slots__ = ("game", "prog", "np", "z", "loc", "v", "opt", "stack", "me", "turn", "rng", "rng_owned",
                  "pending", "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
                  "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "steps", "skips",
-                 "checking", "move_limit", "known", "out", "alive", "window", "times", "window_start", "late",
+                 "checking", "move_limit", "known", "told", "out", "alive", "window", "times", "window_start", "late",
                  "last_actor", "hbase", "passes", "ver", "pcache", "pver", "watched", "arrivals", "saw", "ranked_by",
                  "shared", "quiet")
 
@@ -89,6 +89,7 @@ class State(Flow, Decisions, Cards, Checks):
         self.stack: list = []
         self.shared = 0  # the frames at the bottom of the stack that a copy shares: copied before a change
         self.known: dict[int, int] = {}  # card -> bit mask of the players shown it (until it moves)
+        self.told: dict[tuple, tuple] = {}  # (card, player) -> per attribute, the values it may have for them
         self.out = 0  # bit mask of the players eliminated
         self.alive = tuple(range(players))  # the players still in the game, in seat order
         # A reaction window or race collecting answers: [kind, deferred ("ask"/"race", who, actions)
@@ -355,6 +356,7 @@ class State(Flow, Decisions, Cards, Checks):
         other.fixed_random = self.fixed_random[:]
         other.fixed_shuffles = [None if o is None else o[:] for o in self.fixed_shuffles]
         other.known = dict(self.known) if self.known else {}
+        other.told = dict(self.told) if self.told else {}
         other.out, other.alive = self.out, self.alive
         w = self.window
         other.window = None if w is None else [w[0], w[1], w[2][:], w[3][:], w[4], w[5]]
@@ -408,6 +410,8 @@ class State(Flow, Decisions, Cards, Checks):
         text = repr((self.z, self.v, sorted(self.known.items()), self.out, self._window_key(),
                      sorted(self.times.items()), self.round, self.moves, self.results, self.places, self.terminal,
                      self.pending[:2] if self.pending else None, self.rng.getstate()))
+        if self.told:
+            text += repr(sorted(self.told.items()))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def _window_key(self):

@@ -251,7 +251,8 @@ class View:
         """Whether a player sees a card in a zone instance (in a 'top' zone, only while it is on top)."""
         z, owner = self._instance_names[instance]
         vis = self.visibility(state, instance, observer) if z.changes else z.visibility
-        return vis == "public" or (vis == "top" and on_top) or (vis == "owner" and owner == observer)
+        return vis == "public" or (vis == "top" and on_top) or (vis == "owner" and owner == observer) \
+            or (vis == "others" and owner is not None and owner != observer)
 
     def seen_by(self, state: State, instance: int, on_top: bool) -> int:
         """The players who see a card in a zone instance now, as a bit mask."""
@@ -260,7 +261,9 @@ class View:
             vis = self.visibility(state, instance, 0) if z.changes else z.visibility
             if vis == "public" or (vis == "top" and on_top):
                 return (1 << state.np) - 1
-            return 1 << owner if vis == "owner" and owner is not None else 0
+            if owner is None:
+                return 0
+            return 1 << owner if vis == "owner" else ((1 << state.np) - 1) & ~(1 << owner) if vis == "others" else 0
         return sum(1 << p for p in range(state.np) if self.sees(state, instance, p, on_top))
 
     def move_text(self, state: State, index: int, observer: int) -> str:
@@ -320,7 +323,7 @@ class View:
         cards = state.z[instance]
         vis = self.visibility(state, instance, player)
         _, owner = self._instance_names[instance]
-        if vis == "public" or (vis == "owner" and owner == player):
+        if vis == "public" or (vis == "owner" and owner == player) or (vis == "others" and owner != player):
             return list(cards)
         return [c for k, c in enumerate(cards)
                 if (vis == "top" and k == len(cards) - 1) or (state.known and state.knows(player, c))]
@@ -331,9 +334,10 @@ class View:
         card ("top"); the backs, and the cards they were shown where they cannot see ("known")."""
         cards = state.z[instance]
         vis = self.visibility(state, instance, player)
-        if not z.stack and vis != "top":  # a hand's order tells nothing: show it sorted
+        if not z.stack and vis not in ("top", "others") and z.visibility != "others":  # order tells nothing: sorted
             cards = sorted(cards, key=self._sort_keys.__getitem__)
-        seen = vis == "public" or (vis == "owner" and own)
+        # (a hand facing away from its owner keeps its order: its owner names a card by its place)
+        seen = vis == "public" or (vis == "owner" and own) or (vis == "others" and z.per_player and not own)
         if seen and z.shows == "cards":
             return [self.card_name(c) for c in cards]
         view: dict = {"count": len(cards)}
@@ -348,7 +352,26 @@ class View:
             known = [self.card_name(c) for c in cards if state.knows(player, c)]
             if known:
                 view["known"] = known
+        if state.told and not seen:  # what the player was told of cards they do not see, by place
+            told = [self.told_text(state, player, c) for c in state.z[instance]]  # (not sorted: that tells the cards)
+            if any(told):
+                view["told"] = [t or "?" for t in told]
         return view
+
+    def told_text(self, state: State, player: int, card: int) -> str:
+        """What a player was told of a card they do not see: 'red, not 5'; '' for nothing."""
+        masks = state.told.get((card, player))
+        if masks is None:
+            return ""
+        parts = []
+        for (_, values, _), mask, full in zip(self.prog.attributes, masks, self.told_full):
+            if mask == full:
+                continue
+            if mask and not mask & (mask - 1):
+                parts.append(values[mask.bit_length() - 1])
+            else:
+                parts.extend(f"not {v}" for k, v in enumerate(values) if not mask >> k & 1)
+        return ", ".join(parts)
 
     def _value(self, typ: str, value):
         if typ == T.PLAYER:

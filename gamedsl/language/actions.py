@@ -127,6 +127,7 @@ class Actions:
         act.param_type = elem
         if elem == T.CARD:
             act.size = c.ncards
+            self.facing_away(a)
         elif elem == T.PLAYER:
             act.size = MAX_SEATS
         elif T.is_value(elem):
@@ -141,6 +142,16 @@ class Actions:
         act.domain = c.module.expression(f"dom_{a.name}", dcode, a.domain.span)
         act.domain_text = c.source_of(a.domain.span) or "the choices"
         return dcode
+
+    def facing_away(self, a: m.ActionDecl):
+        """A move that names a card of the mover's own `others` zone would show its owner the card: refused."""
+        d = a.domain
+        zone = self.c.zone_by_name.get(d.name) if isinstance(d, m.Attr) and isinstance(d.obj, m.Name) \
+            and d.obj.name == "me" else None
+        if zone is not None and zone.visibility == "others":
+            self.c.error(f"a move naming a card of 'me.{d.name}' would show the card to its owner, who does not "
+                         f"see it ('{d.name}' is 'others')", d.span,
+                         f"choose the card by its place: (n in 1..count(me.{d.name})), then nth(me.{d.name}, n, bottom)")
 
     def most_number(self, a: m.ActionDecl, scope: Scope) -> int:
         """The largest number a numbered move may be (its move ids are 0 to that): known from the

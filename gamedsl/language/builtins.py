@@ -171,13 +171,44 @@ class Builtins:
         return self.expr(e.args[0], scope)
 
     def call_knows(self, e, scope):
-        """knows(p, c): player p sees card c where it lies, or was shown it since it last moved."""
+        """knows(p, c): player p sees card c where it lies, or was shown it since it last moved.
+        knows(p, c.ATTR), knows(p, c.ATTR == v), knows(p, c.ATTR != v): p knows the attribute's value,
+        that it is v, that it is not v (they see the card, or what they were told leaves no doubt)."""
         if len(e.args) != 2 or e.for_var or e.where or e.by:
-            self.c.error("'knows' takes a player and a card: knows(p, c)", e.span)
+            self.c.error("'knows' takes a player and a card, or a card's attribute: knows(p, c), "
+                         "knows(p, c.colour), knows(p, c.colour != red)", e.span)
             return _NOPE
         p = self.fn_code(e.args[0], scope, T.PLAYER)
+        fact = self.attr_fact(e.args[1], scope, "knows")
+        if fact is not None:
+            c, attr, value, equal = fact
+            return f"s.knows_attr({p}, {c}, {attr}, {value}, {equal})", T.BOOL
         c = self.fn_code(e.args[1], scope, T.CARD)
         return f"s.sees_card({p}, {c})", T.BOOL
+
+    def attr_fact(self, e, scope, what: str):
+        """A fact about one attribute of a card, as `reveal` tells it and `knows` reads it: `c.ATTR`
+        (its value) or `c.ATTR == v`, `c.ATTR != v` (whether it is v). (card code, attribute index,
+        value code or None, whether equal), or None if `e` is not one (it is then read as a card)."""
+        attr = e.left if isinstance(e, m.Compare) else e
+        if isinstance(e, m.Compare) and (e.op not in ("==", "!=") or not self._attr_of_card(attr, scope)):
+            self.c.error(f"'{what}' takes a card, a card's attribute (c.colour), or a comparison of one with a "
+                         "value (c.colour == red, c.colour != red)", e.span,
+                         "write the attribute on the left of == or !=" if e.op in ("==", "!=")
+                         else f"'{e.op}' cannot be told or known of a card: only == and !=")
+            return "0", 0, "None", True
+        if not self._attr_of_card(attr, scope):
+            return None
+        card = self.fn_code(attr.obj, scope, T.CARD)
+        index = self.c.attr_index[attr.name]
+        if not isinstance(e, m.Compare):
+            return card, index, "None", True
+        value = self.fn_code(e.right, scope, T.value_type(attr.name))
+        return card, index, value, e.op == "=="
+
+    def _attr_of_card(self, e, scope) -> bool:
+        """Whether an expression reads an attribute of a card (`c.colour`; attribute names are no other name)."""
+        return isinstance(e, m.Attr) and e.name in self.c.attr_index
 
     def call_card(self, e, scope):
         """card(v, w, ...): the card with these values (one per attribute), like card(9, spades)."""

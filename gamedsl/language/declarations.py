@@ -9,7 +9,7 @@ from . import types as T
 from .context import Context
 from .program import MAX_SEATS, Var, Zone
 
-ZONE_PROPS = {"hidden", "owner", "public", "top", "stack", "pile", "out", "transient"}
+ZONE_PROPS = {"hidden", "owner", "others", "public", "top", "stack", "pile", "out", "transient"}
 ZONE_SHOWS = ("cards", "top", "count", "nothing")
 VAR_VISIBILITY = ("hidden", "owner", "public")
 VAR_TYPES = {"number": T.NUM, "player": T.PLAYER, "card": T.CARD, "bool": T.BOOL}
@@ -69,6 +69,9 @@ class Declarations:
                     c.unknown("zone property", name, span, ZONE_PROPS)
                 elif name in ("stack", "out", "transient"):
                     flags.add(name)
+                elif name == "others" and not z.per_player:
+                    c.error(f"zone '{z.name}' is shared: it has no owner to hide its cards from", span,
+                            "'others' is for a per-player zone (a hand facing away from its owner)")
                 elif name != "pile":
                     vis = name
             if z.label is not None and not z.label.strip():

@@ -12,7 +12,7 @@ from . import model as m
 from . import types as T
 from .context import Context
 
-ZONE_VISIBILITY = ("hidden", "owner", "public", "top")
+ZONE_VISIBILITY = ("hidden", "owner", "others", "public", "top")
 
 
 class Modifiers:
@@ -83,8 +83,8 @@ class Modifiers:
             c.error(f"a modifier changes a zone's visibility ('{ch.zone}.visibility'), not '{field}'", fspan)
         elif word not in ZONE_VISIBILITY:
             c.unknown("visibility", word, wspan, ZONE_VISIBILITY)
-        elif word == "owner" and not zone.per_player:
-            c.error(f"zone '{ch.zone}' is shared: it has no owner to show its cards to", wspan)
+        elif word in ("owner", "others") and not zone.per_player:
+            c.error(f"zone '{ch.zone}' is shared: it has no owner to show or hide its cards from", wspan)
         else:
             zone.changes += ((cond[0], word),)
 

@@ -273,8 +273,13 @@ class Straight:
         self.emit(lines, ind, f"s.eliminate({self.x.fn_code(st.player, scope, T.PLAYER)})", st.span)
 
     def gen_reveal(self, st: m.Reveal, scope, ind, lines):
-        card = self.x.fn_code(st.card, scope, T.CARD)
         to = self.x.fn_code(st.to, scope, T.PLAYER) if st.to is not None else "None"
+        fact = self.x.attr_fact(st.card, scope, "reveal")
+        if fact is not None:  # `reveal c.ATTR`, `reveal c.ATTR == v`: part of what the card is
+            card, attr, value, _ = fact
+            self.emit(lines, ind, f"s.tell({card}, {attr}, {value}, {to})", st.span)
+            return
+        card = self.x.fn_code(st.card, scope, T.CARD)
         self.emit(lines, ind, f"s.reveal({card}, {to})", st.span)
 
     # ---- steps: a def with a block, run in place where it is called

@@ -13,7 +13,10 @@ observing, slot 1 the next seat in turn order, and so on. The vector holds, in t
 - `window`  (2): a reaction window or a race is open for the seat;
 - `round`, `move` (1 each): the round number and the number of moves the seat knows of;
 - `out`     (seats): the eliminated players;
-- `result`  (seats × 2): at the end, who won and who lost.
+- `result`  (seats × 2): at the end, who won and who lost;
+- `told`    (zone slots × places × attribute values): in a game that tells players parts of
+            cards (`reveal c.colour`), the values the seat was told each card it does not see
+            has not (1: ruled out), by place from the bottom of the zone; empty in other games.
 
 A zone slot is a zone shared by all, or one seat's instance of a per-player zone. Card kinds
 are the distinct card names (copies of one card share a kind). A variable of type text is left
@@ -47,11 +50,20 @@ class Encoding:
                 if z.stack:
                     self.stacks[slot] = len(self.stacks)
         self.vars = [(v, self._width(v.type)) for v in prog.vars if v.visibility != "hidden"]
+        # what a seat was told ("red, not 1"): a place per card at most, a column per attribute value
+        self.told_places = prog.card_count() if "s.tell(" in prog.module else 0
+        self.told_columns: dict[str, tuple[int, int]] = {}  # value name -> (first column of its attribute, its own)
+        columns = 0
+        for _, values, _ in prog.attributes:
+            for k, value in enumerate(values):
+                self.told_columns.setdefault(value, (columns, columns + k, len(values)))
+            columns += len(values)
         nslots, nkinds = len(self.slots), len(self.kinds)
         pieces = [("cards", (nslots, nkinds)), ("top", (len(self.stacks), nkinds)), ("counts", (nslots,)),
                   ("backs", (nslots, len(self.backs))), ("vars", (sum(self._var_size(v, w) for v, w in self.vars),)),
                   ("to_move", (players + 1,)), ("window", (2,)), ("round", (1,)), ("move", (1,)),
-                  ("out", (players,)), ("result", (players, 2))]
+                  ("out", (players,)), ("result", (players, 2)),
+                  ("told", (nslots, self.told_places, columns if self.told_places else 0))]
         self.pieces = [(name, int(np.prod(shape)), shape) for name, shape in pieces]
         self.size = sum(size for _, size, _ in self.pieces)
 
@@ -135,6 +147,8 @@ class Encoding:
         return tensor
 
     def _zone(self, parts: dict, slot: int, view):
+        if isinstance(view, dict) and view.get("told") and self.told_places:
+            self._told(parts["told"][slot], view["told"])
         kinds, cards = self.kinds, parts["cards"][slot]
         if isinstance(view, list):  # every card seen
             for name in view:
@@ -153,6 +167,21 @@ class Encoding:
                 cards[kinds[name]] += 1
         for back, n in view.get("backs", {}).items():
             parts["backs"][slot, self.backs[back]] = n
+
+    def _told(self, out: np.ndarray, told: list):
+        """What the seat was told of each place ("red, not 1", "?"): the values ruled out."""
+        for place, text in enumerate(told[:self.told_places]):
+            for part in text.split(", "):
+                negated = part.startswith("not ")
+                found = self.told_columns.get(part[4:] if negated else part)
+                if found is None:
+                    continue  # "?": nothing told
+                first, column, size = found
+                if negated:
+                    out[place, column] = 1
+                else:  # its value is told: every other value of the attribute is ruled out
+                    out[place, first:first + size] = 1
+                    out[place, column] = 0
 
     def _var(self, out: np.ndarray, var, width: int, value, player: int):
         if var.per_player:

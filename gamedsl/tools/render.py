@@ -49,8 +49,15 @@ def zone_text(view) -> Text:
             count = Text.assemble("top ", card_text(view["top"]), " (", count, ")")
         if view.get("known"):  # cards revealed to this player, where they lie
             count = Text.assemble(count, " — you know ", cards_text(view["known"]))
+        if view.get("told"):  # what this player was told of the cards, by place
+            count = Text.assemble(count, Text(" — told: " + told_text(view["told"]), style="dim"))
         return count
     return Text(str(view))
+
+
+def told_text(told: list) -> str:
+    """What a player was told of a zone's cards, by place from the bottom: "1: red · 2: not red, not 1 · 3: ?"."""
+    return " · ".join(f"{k}: {t}" for k, t in enumerate(told, 1))
 
 
 def value_text(value) -> Text:

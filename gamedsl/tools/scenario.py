@@ -17,7 +17,7 @@ from ..errors import GameRuntimeError, GamedslError, IllegalAction, did_you_mean
 TOP_KEYS = {"name", "players", "seed", "options", "random", "shuffles", "deal", "vars", "moves", "expect"}
 MOVE_KEYS = {"illegal", "reason", "expect", "auto", "set", "say"}
 EXPECT_KEYS = {"vars", "zones", "count", "top", "to_move", "legal", "legal_includes", "legal_excludes",
-               "results", "places", "returns", "over", "round", "said", "known", "seen"}
+               "results", "places", "returns", "over", "round", "said", "known", "seen", "told"}
 
 
 class _Shuffles(State):
@@ -224,6 +224,20 @@ class Expectations:
                 want = sorted(self.game.card_name(c) for c in self.cards(v))
                 self.equal(v, " ".join(got), " ".join(want),
                            f"cards {self.game.player_name(p)} sees in {self.game.zone_instance_name(inst)}")
+
+
+    def expect_told(self, node):
+        """What a player was told of the cards of zones (`reveal c.ATTR`), place by place from the
+        bottom, as their view shows it: 'red', 'not red, 5', '?' for nothing."""
+        for k, zones in mapping(node, "zones per player"):
+            p = self.player(k)
+            for zk, v in mapping(zones, "what was told per place of a zone"):
+                inst = self.zone(zk)
+                got = [self.game.told_text(self.state, p, c) or "?" for c in self.state.z[inst]]
+                want = [str(scalar(x, "what was told of one card: red, not 5, ?")) for x in
+                        sequence(v, "a list, one item per card from the bottom")]
+                self.equal(v, got, want,
+                           f"what {self.game.player_name(p)} was told of {self.game.zone_instance_name(inst)}")
 
 
 class Runner(Expectations):

@@ -108,6 +108,7 @@ def check_no_leak(state, rng: random.Random):
         other = redeal(state, player, rng)
         if other is None:  # no other deal fits what the game has shown: nothing to compare
             continue
+        check_told(other, player)
         mine, theirs = state.observation(player), other.observation(player)
         if mine != theirs:
             path, a, b = _first_difference(mine, theirs)
@@ -120,6 +121,21 @@ def check_no_leak(state, rng: random.Random):
                     sorted(map(state.action_to_string, state.legal_actions())):
                 raise InvariantViolation(f"{state.game.player_name(player)}'s legal moves depend on cards "
                                          "they cannot see")
+
+
+def check_told(world, player: int):
+    """A world dealt for a player fits what they were told (`reveal c.ATTR`): every card has a value
+    they may think it has (a world that does not is one the player knows they are not in)."""
+    tables = world.game.attr_tables
+    for (card, p), masks in world.told.items():
+        if p != player:
+            continue
+        for (name, values, _), mask, table in zip(world.prog.attributes, masks, tables):
+            if table[card] >= 0 and not mask >> table[card] & 1:
+                raise InvariantViolation(
+                    f"a world dealt for {world.game.player_name(player)} puts {world.game.card_name(card)} in "
+                    f"{world.game.zone_instance_name(world.loc[card])}, where they were told the {name} is "
+                    f"{world.game.told_text(world, player, card)}")
 
 
 _ABSENT = object()

@@ -11,9 +11,9 @@ SPECTATOR = -1
 
 
 def public_view(state) -> dict:
-    """What a spectator sees: zones and variables as every seat sees them (a hand as its owner's
-    other seats see it; any zone as the seat that sees least of it), no seat's private values,
-    no decision of anyone's."""
+    """What a spectator sees: zones and variables as every seat sees them (any zone as the seat that
+    sees least of it: a hand as its owner's other seats see it, one facing away as its owner does),
+    no seat's private values, no decision of anyone's."""
     game = state.game
     n = state.np
     views = [state.observation(k) for k in range(n)]
@@ -22,8 +22,9 @@ def public_view(state) -> dict:
     zones = {}
     for name, v in base["zones"].items():
         if isinstance(v, dict) and set(v) == set(names):  # one instance per player
-            zones[name] = {p: _least([views[q]["zones"][name][p] for q in range(n) if q != k]) if n > 1
-                           else _hidden(v[p]) for k, p in enumerate(names)}
+            # every seat's view, the owner's too: a hand facing away ('others') is seen least by its owner
+            zones[name] = {p: _least([views[q]["zones"][name][p] for q in range(n)]) if n > 1
+                           else _hidden(v[p]) for p in names}
         else:
             zones[name] = _least([views[k]["zones"].get(name) for k in range(n)])
     variables = {}
@@ -52,7 +53,7 @@ def public_view(state) -> dict:
 def _outside(v):
     """A zone as a seat that does not own it sees it, without what that seat alone was shown."""
     if isinstance(v, dict):
-        return {k: x for k, x in v.items() if k != "known"}
+        return {k: x for k, x in v.items() if k not in ("known", "told")}
     return v
 
 

@@ -48,9 +48,15 @@ function zoneEl(v) {
                         : `${v.count} card${v.count === 1 ? "" : "s"}`;
     span.append(el("span", "count", v.top !== undefined && v.top !== null ? `(${count})` : count));
     if (v.known && v.known.length) { span.append(el("span", "count", " — you know "), cardsEl(v.known)); }
+    if (v.told && v.told.length) { span.append(el("span", "count", " — told: " + toldText(v.told))); }
     return span;
   }
   return el("span", "", String(v));
+}
+
+// What a seat was told of the cards it does not see, by place: "1: red · 2: not red, not 1 · 3: ?".
+function toldText(told) {
+  return told.map((t, k) => `${k + 1}: ${t}`).join(" · ");
 }
 
 function valueText(v) {
