@@ -381,6 +381,9 @@ def test_known_lines_get_the_expected_scopes(scoped):
         return [(text[s:e], scopes[-1]) for s, e, scopes in tokens if text[s:e].strip()]
 
     law, laus = ROOT / "games" / "law.game", ROOT / "games" / "laus.game"
+    beacons = ROOT / "games" / "beacons.game"  # `others` is a zone's visibility after ':', else the players
+    assert ("others", "storage.modifier.gamedsl") in line_scopes(
+        beacons, "zone hand per player: others           # everyone sees it but its owner")
     assert line_scopes(law, 'action ask "ask" (q in others) anytime') == [
         ("action", "storage.type.declaration.gamedsl"), ("ask", "entity.name.function.gamedsl"),
         ('"', "punctuation.definition.string.begin.gamedsl"), ("ask", STRING),
