@@ -769,7 +769,7 @@ def test_front_end_accepts_what_the_grammar_accepts():
     @given(text=st.one_of(whole_files(), game_with_generated_rules()))
     def run(text):
         try:
-            syntax.parser().parse(text)
+            syntax.parser().parse(text, start="start")
         except lark.exceptions.LarkError:
             return
         try:
@@ -793,7 +793,7 @@ COLUMN_1 = {
 def test_valid_line_at_column_1_is_accepted(name):
     """Valid grammar with a declaration word at column 1 inside a block: the front end must accept it."""
     src = _BASE + COLUMN_1[name] + "round { turn me { choose a } }\n"
-    syntax.parser().parse(src)  # the grammar accepts it
+    syntax.parser().parse(src, start="start")  # the grammar accepts it
     syntax.parse(src, "f.game")  # so must gamedsl
 
 
