@@ -156,3 +156,47 @@ def test_after_an_edit_to_one_rule_only_its_functions_are_compiled_again(store, 
     cold = gamedsl.load_source(edited, "law.game")
     assert len(compiled) > 500
     assert play(again, seed=5) == play(cold, seed=5)
+
+
+def _shape(tree):
+    """A parse tree as plain values, every node's and token's position included."""
+    import lark
+    if isinstance(tree, lark.Token):
+        return (tree.type, str(tree), tree.line, tree.column, tree.end_line, tree.end_column)
+    if tree is None:
+        return None
+    m = tree.meta
+    return (tree.data, None if m.empty else (m.line, m.column, m.end_line, m.end_column),
+            tuple(_shape(c) for c in tree.children))
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "games").glob("*.game")) + sorted((ROOT / "tests").rglob("*.game")),
+                         ids=lambda p: p.name)
+def test_a_file_parsed_declaration_by_declaration_is_the_whole_files_tree(store, path):
+    # syntax.parse cuts the file into its declarations and keeps their trees (cache.trees): the tree,
+    # parsed so and then read back from the cache, is the one a parse of the whole file gives.
+    from gamedsl.language import syntax
+    text = path.read_text(encoding="utf-8")
+    whole = _shape(syntax.parser().parse(text, start="start"))
+    assert _shape(syntax.parse(text, str(path))) == whole
+    assert cache.trees(str(path))  # kept
+    assert _shape(syntax.parse(text, str(path))) == whole  # from the cache
+
+
+def test_after_an_edit_to_one_rule_only_its_declaration_is_parsed_again(store, monkeypatch):
+    from gamedsl.language import syntax
+    law = (ROOT / "games" / "law.game").read_text(encoding="utf-8")
+    rule = 'action onto_discard2 "onto discard pile 2" if me.piles >= 2 '
+    syntax.parse(law, "law.game")
+    parsed = []
+    real = syntax.parser()
+
+    class Counting:
+        def parse(self, text, start):
+            parsed.append(text.lstrip("\n"))
+            return real.parse(text, start=start)
+    monkeypatch.setattr(syntax, "parser", lambda: Counting())
+    edited = law.replace(rule, rule.replace(">= 2", ">= 3"))
+    tree = syntax.parse(edited, "law.game")
+    assert len(parsed) == 1 and parsed[0].startswith('action onto_discard2 "onto discard pile 2" if me.piles >= 3')
+    assert _shape(tree) == _shape(real.parse(edited, start="start"))

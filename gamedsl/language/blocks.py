@@ -75,6 +75,5 @@ def _reachable(blocks: dict, roots: set) -> dict:
         if name in seen:
             continue
         seen.add(name)
-        for text, *_ in blocks[name]:
-            todo.extend(w for w in _WORD.findall(text) if w in blocks)
+        todo.extend(w for w in _WORD.findall("\n".join(text for text, *_ in blocks[name])) if w in blocks)
     return {name: lines for name, lines in blocks.items() if name in seen}

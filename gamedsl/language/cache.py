@@ -6,6 +6,10 @@ grammar. It holds the Program before it is linked (pickled) and the code of its 
 module (marshalled), behind a digest of both: an entry that is stale, truncated or corrupt is ignored and written anew,
 never trusted. Only games that compiled without an error are stored.
 
+Beside the entries, per game file name, the cache keeps what an edit to one rule leaves as it was:
+the parse trees of the file's declarations (trees/, syntax.parse) and the compiled code of its
+module's functions (pieces/, codegen.compile_module), each of the file's last compile only.
+
 The cache lives in $GAMEDSL_CACHE if set (set it empty to turn the cache off), else in
 $XDG_CACHE_HOME/gamedsl or ~/.cache/gamedsl. It keeps the KEEP games used last (a game loaded
 from it counts as used); a cache that cannot be written is skipped silently.
@@ -108,37 +112,65 @@ def store(name: str, prog, code) -> None:
                 os.unlink(tmp)
 
 
-def _pieces_file(filename: str, coverage: bool) -> Path | None:
+def _side_file(filename: str, coverage: bool, kind: str = "pieces") -> Path | None:
+    """Where the pieces (or trees) of a file's last compile (or parse) are kept: one file per game
+    file name, in the folder `kind` of the cache."""
     where = directory()
     if where is None:
         return None
     h = hashlib.sha256(fingerprint().encode() + (b"coverage\0" if coverage else b"normal\0") + filename.encode())
-    return where / "pieces" / h.hexdigest()[:32]
+    return where / kind / h.hexdigest()[:32]
+
+
+def trees(filename: str) -> dict:
+    """The parse trees of the declarations of a file's last parse (syntax.parse, in its flat form), by
+    (first line, text); empty when there are none or they do not read back."""
+    return _read(_side_file(filename, False, "trees"), marshal.loads)
+
+
+def store_trees(filename: str, found: dict) -> None:
+    """Keep the parse trees of a file's declarations, in place of those of its last parse."""
+    try:
+        payload = marshal.dumps(found)
+    except ValueError:
+        return
+    _write(_side_file(filename, False, "trees"), payload)
 
 
 def pieces(filename: str, coverage: bool = False) -> dict:
     """The compiled pieces of the module of a game file's last compile (codegen.compile_module), by
     their text without marks; empty when there are none or they do not read back."""
-    path = _pieces_file(filename, coverage)
+    return _read(_side_file(filename, coverage), marshal.loads)
+
+
+def _read(path: Path | None, loads) -> dict:
+    """A file of pieces or trees, if it is whole (its digest) and reads back as a dict; else {}."""
     try:
         data = path.read_bytes() if path is not None else b""
         digest, payload = data[:64], data[64:]
         if digest != hashlib.sha256(payload).hexdigest().encode():
             return {}
-        found = marshal.loads(payload)
+        found = loads(payload)
         return found if isinstance(found, dict) else {}
-    except Exception:  # noqa: BLE001 - pieces that do not read back are compiled again
+    except Exception:  # noqa: BLE001 - what does not read back is made again
         return {}
 
 
 def store_pieces(filename: str, coverage: bool, found: dict) -> None:
     """Keep the compiled pieces of a game file's module, in place of those of its last compile."""
-    path = _pieces_file(filename, coverage)
+    try:
+        payload = marshal.dumps(found)
+    except ValueError:
+        return
+    _write(_side_file(filename, coverage), payload)
+
+
+def _write(path: Path | None, payload: bytes) -> None:
+    """Write a file of pieces or trees whole (behind its digest), and keep the KEEP used last."""
     if path is None:
         return
     tmp = None
     try:
-        payload = marshal.dumps(found)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
         with os.fdopen(fd, "wb") as f:

@@ -77,7 +77,7 @@ class Module:
                 loop = part[2]
             via = part[3] if len(part) > 3 else ()
             for line in text.split("\n"):
-                found = _MARK.search(line)
+                found = _MARK.search(line) if "#@" in line else None
                 self.lines.append(line)
                 self.spans.append(self.marks[int(found.group(1))] if found else span)
                 self.loops.append(loop)

@@ -98,6 +98,101 @@ _KEYWORD_HINTS = {
 }
 
 
+def declarations(text: str) -> list[tuple[int, str]] | None:
+    """The file cut into its top-level declarations: (first line, 1-based; text) each, the comments
+    and blank lines before a declaration with it. A declaration begins at a line that starts with a
+    letter outside every bracket, string and comment; None when the brackets do not balance (the
+    whole file is parsed then, with its errors)."""
+    lines = text.split("\n")
+    starts, depth = [0], 0
+    for i, line in enumerate(lines):
+        if i and depth == 0 and line[:1].isalpha():
+            starts.append(i)
+        quoted = False
+        for ch in line:
+            if quoted:
+                quoted = ch != '"'
+            elif ch == '"':
+                quoted = True
+            elif ch == "#":
+                break
+            elif ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+                if depth < 0:
+                    return None
+    if depth:
+        return None
+    starts.append(len(lines))
+    return [(a + 1, "\n".join(lines[a:b])) for a, b in zip(starts, starts[1:])]
+
+
+def _in_pieces(text: str, filename: str) -> lark.Tree | None:
+    """The file's tree parsed declaration by declaration, each reused from the cache when its text and
+    first line are unchanged; None when a declaration does not parse alone (the caller parses the
+    whole file, and reports its errors)."""
+    from . import cache
+    pieces = declarations(text)
+    if pieces is None:
+        return None
+    known = cache.trees(filename)
+    made, children = {}, []
+    for first, piece in pieces:
+        flat = known.get((first, piece))
+        if flat is None:
+            try:
+                tree = parser().parse("\n" * (first - 1) + piece, start="start")
+            except UnexpectedInput:
+                return None
+            try:
+                made[(first, piece)] = _flat(tree)
+            except RecursionError:
+                pass  # nested too deeply to keep: parsed again next time
+        else:
+            made[(first, piece)] = flat
+            tree = _built(flat)
+        children += tree.children
+    if made.keys() != known.keys():
+        cache.store_trees(filename, made)
+    tree = lark.Tree("start", children)
+    if children:  # the whole file's positions, as a parse of it gives them
+        first_meta, last_meta = children[0].meta, children[-1].meta
+        for name in ("line", "column", "start_pos"):
+            setattr(tree.meta, name, getattr(first_meta, name))
+        for name in ("end_line", "end_column", "end_pos"):
+            setattr(tree.meta, name, getattr(last_meta, name))
+        tree.meta.empty = False
+    return tree
+
+
+def _flat(x):
+    """A tree as lists and tuples of plain values (marshal keeps them; pickle would lose a token's
+    end position)."""
+    if isinstance(x, lark.Token):
+        return (x.type, str(x), x.start_pos, x.line, x.column, x.end_line, x.end_column, x.end_pos)
+    if x is None:
+        return None
+    m = x.meta
+    where = None if m.empty else (m.line, m.column, m.end_line, m.end_column, m.start_pos, m.end_pos)
+    return [x.data, where, [_flat(c) for c in x.children]]
+
+
+def _built(flat):
+    """The tree a _flat form was made of."""
+    if flat is None:
+        return None
+    if isinstance(flat, tuple):
+        return lark.Token(*flat)
+    data, where, children = flat
+    tree = lark.Tree(data, [_built(c) for c in children])
+    if where is not None:
+        m = tree.meta
+        m.line, m.column, m.end_line, m.end_column, m.start_pos, m.end_pos = where
+        m.empty = False
+    return tree
+
+
 def _is_decl_start(line: str) -> bool:
     return bool(line) and not line[0].isspace() and line[0] not in "#}"
 
@@ -201,9 +296,14 @@ def parse_expression(source: str, line: int, column: int, end: int):
 def parse(text: str, filename: str = "<string>") -> lark.Tree:
     """Parse a .game source into a Lark tree, or raise SourceError with every syntax error found.
 
-    After an error, the top-level declaration holding it is blanked out and the rest is parsed
-    again, so each broken declaration is reported once and errors do not cascade.
+    A file is parsed declaration by declaration, and a declaration whose text and line are those of
+    the file's last parse is taken from the cache (cache.trees): after an edit to one rule, only it
+    is parsed again. After an error, the top-level declaration holding it is blanked out and the
+    rest is parsed again, so each broken declaration is reported once and errors do not cascade.
     """
+    found = _in_pieces(text, filename)
+    if found is not None:
+        return found
     try:
         return parser().parse(text, start="start")
     except UnexpectedInput:

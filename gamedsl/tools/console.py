@@ -2,13 +2,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-
-from rich.console import Console
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from ..engine import load_game
 from ..errors import GamedslError
 from .logfile import path_exists
+
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+# rich is imported by the commands that print with it, not by `gamedsl check` (a fresh process in
+# the designer's edit-check loop, where every import counts).
 
 
 class CliError(GamedslError):
@@ -16,15 +21,18 @@ class CliError(GamedslError):
 
 
 def stdout() -> Console:
+    from rich.console import Console
     return Console(highlight=False, emoji=False)  # a bot spec like ismcts:100:cut=20 is no emoji code
 
 
 def say(out: Console, text, style: str = ""):
     """A message line: not cut into lines by rich (a terminal wraps it; a pipe keeps it whole)."""
+    from rich.text import Text
     out.print(text if isinstance(text, Text) else Text(text, style=style), soft_wrap=True)
 
 
 def stderr() -> Console:
+    from rich.console import Console
     return Console(stderr=True, highlight=False, emoji=False)
 
 

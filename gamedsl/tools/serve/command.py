@@ -5,13 +5,11 @@ with the line that installs it (cli.py's EXTRAS)."""
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
 from pathlib import Path
 
 from ..console import CliError, load
 from ..workers import default_jobs
-from .security import allowed_host, allowed_origin
 
 
 def _seconds(text: str) -> float:
@@ -34,11 +32,13 @@ def _port(text: str) -> int:
     return n
 
 
-def _checked(check):
-    """An argparse type from a security.py check (its ValueError becomes the usage error)."""
+def _checked(name: str):
+    """An argparse type from the security.py check `name` (its ValueError becomes the usage error);
+    security.py is imported when an option needs it, not by every gamedsl command."""
     def parse(text: str) -> str:
+        from . import security
         try:
-            return check(text)
+            return getattr(security, name)(text)
         except ValueError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
     return parse
@@ -81,11 +81,11 @@ def register(sub, count):
                    help="serve /api/stats, the load figures (moves, time from a move received to every client "
                         "told); they count every move, passes in reaction windows too: for a load test, not a "
                         "playtest")
-    p.add_argument("--allow-host", action="append", default=[], type=_checked(allowed_host), metavar="NAME",
+    p.add_argument("--allow-host", action="append", default=[], type=_checked("allowed_host"), metavar="NAME",
                    help="also answer to this host name (NAME, any port: a reverse proxy's name; or NAME:PORT); "
                         "by default only the address listened on (on 127.0.0.1: localhost too; on 0.0.0.0: this "
                         "machine's addresses and name). Repeatable")
-    p.add_argument("--allow-origin", action="append", default=[], type=_checked(allowed_origin),
+    p.add_argument("--allow-origin", action="append", default=[], type=_checked("allowed_origin"),
                    metavar="ORIGIN", help="also let pages of this origin (https://host[:port]) create tables "
                                           "and play; by default only the server's own pages. Repeatable")
     p.add_argument("--allow-scripts", action="store_true",
@@ -102,6 +102,8 @@ def register(sub, count):
 
 
 def cmd_serve(args) -> int:
+    import socket
+
     import uvicorn  # noqa: F401  (the web extra: a missing one is answered with its install line)
     import starlette  # noqa: F401
 
