@@ -299,7 +299,7 @@ class _Locals:
             for item in x:
                 if isinstance(item, m.Let):
                     self.visit(item.value, env)
-                    last = x[-1].span  # a let can be read to the end of its block
+                    last = getattr(x[-1], "span", item.span)  # a let can be read to the end of its block
                     env = self.bind(env, self.find(item.name, item.span, "let", r"\blet\s"),
                                     Span(item.span.line, item.span.column, last.end_line, last.end_column,
                                          item.span.file))
