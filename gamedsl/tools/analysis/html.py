@@ -19,6 +19,7 @@ tr:nth-child(even) { background: #f5f5f5; }
 .finding { border-left: 4px solid #3870c0; padding: .3em .8em; margin: .4em 0; background: #eef5ff; }
 .unsure { border-left-color: #aaa; background: #f6f6f6; color: #555; }
 .sig { font-weight: bold; color: #a03000; } .dim { color: #777; } code { font-size: .95em; }
+.wide { overflow-x: auto; }
 .plots { display: flex; flex-wrap: wrap; gap: 1em; } .plots svg { max-width: 100%; height: auto; }
 """
 
@@ -320,7 +321,9 @@ def _table(header: list, rows: list, raw: bool = False, text: bool = False) -> s
     """A table: numbers right-aligned after the first column, or every column left-aligned (`text`)."""
     head = "".join(f"<th>{escape(str(h))}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{c if raw else escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table{' class=text' if text else ''}><tr>{head}</tr>{body}</table>"
+    # in a box of its own that scrolls sideways when the table is wider than the page (a comparison's
+    # intervals on a laptop, any table on a phone): the page itself keeps its width
+    return f"<div class=wide><table{' class=text' if text else ''}><tr>{head}</tr>{body}</table></div>"
 
 
 def _num(x) -> str:
