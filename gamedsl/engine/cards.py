@@ -40,31 +40,35 @@ class Cards:
         w = self.watched
         if w is not None and (w[src] or w[dest]):
             self.ver = next_version()
-        if self.move_hooks or bottom:
+        if self.move_hooks or bottom or src == dest:
             for _ in range(min(n, len(source))):
                 self.move(source[-1], dest, bottom)
             return
-        target, loc = self.z[dest], self.loc
-        for _ in range(min(n, len(source))):
-            card = source.pop()
-            target.append(card)
+        if n <= 0:
+            return
+        # the top n cards, top first, as moving them one at a time leaves them (slices: no calls)
+        taken = source[:-n - 1:-1]
+        del source[-n:]
+        self.z[dest] += taken
+        loc = self.loc
+        for card in taken:
             loc[card] = dest
-            if self.known:
-                self.known.pop(card, None)
-            if self.told:
-                self.untell(card)
+        if self.known or self.told:
+            self.forget(taken)
 
     def move_all(self, src: int, dest: int, bottom: bool = False):
-        cards = list(self.z[src])
         w = self.watched
         if w is not None and (w[src] or w[dest]):
             self.ver = next_version()
         if self.move_hooks or bottom:
+            cards = list(self.z[src])
             for c in (reversed(cards) if bottom else cards):
                 self.move(c, dest, bottom)
             return
-        self.z[dest].extend(cards)
-        self.z[src].clear()
+        source = self.z[src]
+        cards = source[:]
+        del source[:]
+        self.z[dest] += cards
         loc = self.loc
         for c in cards:
             loc[c] = dest
@@ -106,7 +110,8 @@ class Cards:
         self.ver = next_version()
         if not out:
             for cards in self.z:
-                cards.clear()
+                if cards:
+                    del cards[:]
             self.known.clear()
             self.told.clear()
             self.z[zone] = list(range(len(self.loc)))
