@@ -141,7 +141,7 @@ class State(Flow, Decisions, Cards, Checks):
         self.steps = self.skips = 0
         while stack:
             fr = stack[-1]
-            if len(stack) <= self.shared:  # shared with a copy of this state: it becomes our own first
+            if self.shared and len(stack) <= self.shared:  # shared with a copy: it becomes our own first
                 fr = self.own_top()
             block = fr[0](self, fr)
             while block is not None:

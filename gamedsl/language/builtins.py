@@ -80,8 +80,9 @@ class Builtins:
                                          None)], Span())
         found = self.c.module.fresh("_s")
         key = "(" + "".join(f"{a}, " for a in atoms) + ")"
-        return f"({answer.format(found, dcode)} if ({found} := _card_set({tab}, {key}, {build})) is not None " \
-               f"else {code})"
+        # a set already built is read in place (no call); the first time, _card_set builds it
+        got = f"{tab}[{found}k] if ({found}k := {key}) in {tab} else _card_set({tab}, {found}k, {build})"
+        return f"({answer.format(found, dcode)} if ({found} := {got}) is not None else {code})"
 
     def call_filter(self, e, scope):
         """filter(x in D if C): the elements of D for which C holds, in order."""
@@ -155,8 +156,12 @@ class Builtins:
         # max and min return the first of equal elements, as best and worst promise; none at all:
         # nobody (a player), no card (-1)
         none = "None" if elem == T.PLAYER else "-1"
-        items = f"[{var} for {var} in {dcode}{cond}]" if cond else dcode  # max/min take any iterable
-        return f"{helper}({items}, key=lambda {var}: ({key}), default={none})", elem
+        # (key, -index, element) triples: the index breaks ties, so elements are never compared, and
+        # no key function is called per element
+        i = f"{var}i"
+        sign = "-" if helper == "max" else ""
+        return (f"{helper}([(({key}), {sign}{i}, {var}) for {i}, {var} in enumerate({dcode}){cond}], "
+                f"default=(0, 0, {none}))[2]"), elem
 
     def call_best(self, e, scope):
         return self._best(e, scope, "max")

@@ -290,12 +290,13 @@ class FlowCompiler(Straight):
 
     def low_foreach(self, st: m.ForEach, scope, out: Out) -> Out:
         domain, slot, start = self.loop_parts(st, scope)
-        items, index = scope.slot("", T.ANY), scope.slot("", T.NUM)
+        items, index, size = scope.slot("", T.ANY), scope.slot("", T.NUM), scope.slot("", T.NUM)
         if start is not None:
             domain = f"_rotate(tuple({domain}), {start})"
         self.put(out, f"{items} = tuple({domain})", st.domain.span)
         self.put(out, f"{index} = 0", st.domain.span)
-        return self.loop(st, scope, out, lambda after: [(f"if {index} >= len({items}):", st.span),
+        self.put(out, f"{size} = len({items})", st.domain.span)  # once, not at each turn of the loop
+        return self.loop(st, scope, out, lambda after: [(f"if {index} >= {size}:", st.span),
                                                         (f"    return {after}", st.span),
                                                         (f"{slot} = {items}[{index}]", st.span),
                                                         (f"{index} += 1", st.span)],
