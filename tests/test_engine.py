@@ -152,7 +152,7 @@ setup { shuffle deck  deal 5 from deck to hand }
 round { for each p in players { turn p { choose play } }  log += 1 }
 end game when log == 5
 ''')
-    assert "_card_set(_S_0, (s.v[10], ), _S_0_build)" in game.prog.module
+    assert "_S_0[_s_0k] if (_s_0k := (s.v[10], )) in _S_0 else _card_set(_S_0, _s_0k, _S_0_build)" in game.prog.module
     rank = lambda c: int(game.card_name(c)[:-1])  # noqa: E731
     answers = set()
     for seed in range(20):

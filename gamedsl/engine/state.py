@@ -136,9 +136,12 @@ class State(Flow, Decisions, Cards, Checks):
         except IllegalAction as exc:  # a rule asked for something impossible
             raise self.located(GameRuntimeError(str(exc))) from None
 
-    def _run_frames(self):
+    def _run_frames(self, fresh: bool = True):
+        """Run the frames on the stack until a decision or the end; `fresh`: a new stretch of work
+        between two decisions, whose steps are counted from 0 (not when apply_action ran one block)."""
         stack = self.stack
-        self.steps = self.skips = 0
+        if fresh:
+            self.steps = self.skips = 0
         while stack:
             fr = stack[-1]
             if self.shared and len(stack) <= self.shared:  # shared with a copy: it becomes our own first
@@ -174,6 +177,7 @@ class State(Flow, Decisions, Cards, Checks):
         self.pending = None
         self.history.append(action)
         self.moves += 1
+        ran = False  # the frames ran on already
         try:
             if self.window is not None:
                 self.answer(player, action, time)
@@ -195,16 +199,28 @@ class State(Flow, Decisions, Cards, Checks):
                     if changing is not None and card is not None and changing[src]:
                         self.saw[self.moves - 1] = (self.game.seen_by(self, src, on_top), None)
                     if act.run is not None:  # rules that never wait run now
+                        stack = self.stack
+                        top = stack[-1] if stack else None
                         act.run(self, env)
                         self.me = prev
                         dst = self.loc[card] if card is not None else -1
                         self.card_moves.append((player, src, on_top, dst, card is not None and z[dst][-1] == card))
                         if card is not None and (changing is not None or card in self.known):
                             self.saw_landing(self.moves - 1, card)
+                        if self.pending is None and not self.shared and stack and stack[-1] is top:
+                            # the frame that asked goes on at once: _run_frames' first turn, inlined
+                            fr = top
+                            self.steps = self.skips = 0
+                            block = fr[0](self, fr)
+                            while block is not None:
+                                block = block(self, fr)
+                            if self.pending is None and not self.terminal:
+                                self._run_frames(False)
+                            ran = True
                     else:  # rules that may wait: a frame, ended by done_move
                         self.card_moves.append((player, src, on_top, src, False))
                         self.stack.append([act.entry, env, [], action_exit, (prev, self.moves - 1, card)])
-            if self.pending is None:
+            if self.pending is None and not ran:
                 self._run_frames()
         except (GameRuntimeError, *RULE_ERRORS) as exc:
             raise self.located(exc, by=player) from None
