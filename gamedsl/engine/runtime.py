@@ -25,6 +25,17 @@ def rotate(items: tuple, first) -> tuple:
     return items
 
 
+ROTATIONS: dict = {}  # (items, first) -> rotate(items, first), read in place by the generated code
+
+
+def rotate_kept(key: tuple) -> tuple:
+    """rotate(*key), kept in ROTATIONS (a few thousand at most: tables of players and their seats)."""
+    found = rotate(*key)
+    if len(ROTATIONS) < 4096:
+        ROTATIONS[key] = found
+    return found
+
+
 def repeat_count(n: int) -> int:
     if n > LOOP_LIMIT:
         raise GameRuntimeError(f"'repeat {n}' is more than {LOOP_LIMIT} times without asking for a move")
@@ -316,7 +327,8 @@ def numbers(items, most: int) -> tuple:
 
 def namespace() -> dict:
     """The names a generated module reads besides its own functions and tables."""
-    return {"_rotate": rotate, "_div": divide, "_seat": seat, "_others": others, "_next": next_seat,
+    return {"_rotate": rotate, "_RT": ROTATIONS, "_rotate_kept": rotate_kept,
+            "_div": divide, "_seat": seat, "_others": others, "_next": next_seat,
             "_number": number, "_U": UNSET, "_repeat_count": repeat_count, "_pow": power, "_card_of": card_of,
             "_as_cards": as_cards, "_tops": tops, "_same": same, "_can_make": can_make, "_makes": makes,
             "_deadwood": deadwood, "_melded": melded, "_first_meld": first_meld,

@@ -43,7 +43,7 @@ class State(Flow, Decisions, Cards, Checks):
 
     __slots__ = ("game", "prog", "np", "z", "loc", "v", "opt", "stack", "me", "turn", "rng", "rng_owned",
                  "pending", "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
-                 "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "steps", "skips",
+                 "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "simple", "steps", "skips",
                  "checking", "move_limit", "known", "told", "out", "alive", "window", "times", "window_start", "late",
                  "last_actor", "hbase", "passes", "ver", "pcache", "pver", "watched", "arrivals", "saw", "ranked_by",
                  "shared", "quiet")
@@ -108,6 +108,7 @@ class State(Flow, Decisions, Cards, Checks):
         # changes (a new `ver`; watch.py): `pcache` holds the answers of version `pver`.
         self.ver, self.pcache, self.pver = next_version(), {}, None
         self.watched = game.watched  # per zone instance: whether parameters and patterns read it
+        self.simple = self.watched is None and not self.move_hooks  # a card's move needs no more than moving it
         first = prog.zones[0].base if prog.zones else 0
         self.loc = [first] * prog.card_count()
         if prog.zones:
@@ -380,6 +381,7 @@ class State(Flow, Decisions, Cards, Checks):
         other.last_actor = self.last_actor
         other.passes = self.passes[:]
         other.ver, other.pcache, other.pver, other.watched = self.ver, self.pcache, self.pver, self.watched
+        other.simple = other.watched is None and not other.move_hooks
         return other
 
     def own_rng(self) -> random.Random:

@@ -18,7 +18,7 @@ from . import model as m
 from . import types as T
 from .blocks import fuse
 from .context import Context, Scope
-from .straight import STEP_LIMIT, Straight
+from .straight import STEP_LIMIT, Straight, rotated
 
 
 class Out:
@@ -171,7 +171,13 @@ class FlowCompiler(Straight):
             self.put(out, "return None", st.span, 1)
         self.put(out, "_o = []", st.span)
         for legal in names:
-            self.put(out, f"{legal}(s, _o)", st.span)
+            inline = self.c.legal_inline.get(legal)
+            if inline is None:
+                self.put(out, f"{legal}(s, _o)", st.span)
+                continue
+            self.put(out, "for _ in _ONCE:", st.span)  # legal_NAME's body, where `break` ends it
+            for text, span in inline:
+                self.put(out, text.replace("\n", "\n" + "    " * out.ind), span)
         self.put(out, "if _o:", st.span)
         self.put(out, f"s.pending = (s.me, _o, {acts})", st.span, 1)
         self.put(out, "if s.moves >= s.move_limit:", st.span, 1)
@@ -292,7 +298,7 @@ class FlowCompiler(Straight):
         domain, slot, start = self.loop_parts(st, scope)
         items, index, size = scope.slot("", T.ANY), scope.slot("", T.NUM), scope.slot("", T.NUM)
         if start is not None:
-            domain = f"_rotate(tuple({domain}), {start})"
+            domain = rotated(domain, start)
         self.put(out, f"{items} = tuple({domain})", st.domain.span)
         self.put(out, f"{index} = 0", st.domain.span)
         self.put(out, f"{size} = len({items})", st.domain.span)  # once, not at each turn of the loop

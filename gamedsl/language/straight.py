@@ -22,6 +22,12 @@ from .program import STEP_LIMIT, Message
 _WAITS = (m.Choose, m.Turn, m.End, m.Race)
 
 
+def rotated(domain: str, start: str) -> str:
+    """The code of `domain` in turn order from `start`: a rotation met before is read from a table
+    of the runtime, in place (no call)."""
+    return f"(_RT[_rk] if (_rk := (tuple({domain}), {start})) in _RT else _rotate_kept(_rk))"
+
+
 class Straight:
     """gen_* methods: each appends a statement's Python lines to a list, at an indentation."""
 
@@ -137,7 +143,22 @@ class Straight:
         card, typ = self.x.expr(st.card, scope)
         self.x.want(typ, T.CARD, st.card.span)
         dest = self.zone_expr(st.dest, scope)
-        self.emit(lines, ind, f"s.move({card}, {dest}, {st.bottom})", st.span)
+        if st.bottom:
+            self.emit(lines, ind, f"s.move({card}, {dest}, True)", st.span)
+            return
+        # State.move, inlined where nothing else must happen (no rule reads the zones, nobody knows the card)
+        self.emit(lines, ind, f"_mc = {card}", st.span)
+        self.emit(lines, ind, f"_md = {dest}", st.span)
+        self.emit(lines, ind, "if s.simple and not (s.known or s.told) and _mc is not None and _mc >= 0:", st.span)
+        self.emit(lines, ind + 1, "_ml = s.z[s.loc[_mc]]", st.span)
+        self.emit(lines, ind + 1, "if _ml[-1] == _mc:", st.span)
+        self.emit(lines, ind + 2, "del _ml[-1]", st.span)
+        self.emit(lines, ind + 1, "else:", st.span)
+        self.emit(lines, ind + 2, "_ml.remove(_mc)", st.span)
+        self.emit(lines, ind + 1, "s.z[_md].append(_mc)", st.span)
+        self.emit(lines, ind + 1, "s.loc[_mc] = _md", st.span)
+        self.emit(lines, ind, "else:", st.span)
+        self.emit(lines, ind + 1, "s.move(_mc, _md, False)", st.span)
 
     def gen_moven(self, st: m.MoveN, scope, ind, lines):
         src = self.zone_expr(st.source, scope)
@@ -192,7 +213,7 @@ class Straight:
     def gen_foreach(self, st: m.ForEach, scope, ind, lines):
         domain, slot, start = self.loop_parts(st, scope)
         if start is not None:
-            domain = f"_rotate(tuple({domain}), {start})"
+            domain = rotated(domain, start)
         self.emit(lines, ind, f"for {slot} in tuple({domain}):", st.domain.span)
         self.gen_body(st.body, scope, ind + 1, lines, st.span)
 
@@ -243,7 +264,9 @@ class Straight:
         table = self.unit is not None and self.unit.table and not self.unit.turn_ends
         k = self.c.message(Message(st.text, tuple(parts), table, st.span))
         values = f"({', '.join(codes)},)" if codes else "()"
-        self.emit(lines, ind, f"if not s.quiet: s.say({k}, {values})", st.span)  # quiet: a bot's trial
+        # quiet: a bot's trial; State.say, inlined
+        self.emit(lines, ind, f"if not s.quiet: s.log.append((s.moves, s.me, s.game.sayers[{k}](s, {values}), s.round))",
+                  st.span)
 
     def sayable(self, e: m.Expr, typ: str):
         """A value a message can say: a number, yes/no, a player, a card, an attribute's value, or a
