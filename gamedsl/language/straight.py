@@ -163,8 +163,19 @@ class Straight:
     def gen_moven(self, st: m.MoveN, scope, ind, lines):
         src = self.zone_expr(st.source, scope)
         dest = self.zone_expr(st.dest, scope)
-        if st.count is None:
-            self.emit(lines, ind, f"s.move_all({src}, {dest}, {st.bottom})", st.span)
+        if st.count is None and st.bottom:
+            self.emit(lines, ind, f"s.move_all({src}, {dest}, True)", st.span)
+        elif st.count is None:  # State.move_all, inlined where nothing else must happen
+            self.emit(lines, ind, f"_ms = {src}", st.span)
+            self.emit(lines, ind, f"_md = {dest}", st.span)
+            self.emit(lines, ind, "if s.simple and not (s.known or s.told) and _ms != _md:", st.span)
+            self.emit(lines, ind + 1, "_ml = s.z[_ms]", st.span)
+            self.emit(lines, ind + 1, "for _mc in _ml:", st.span)
+            self.emit(lines, ind + 2, "s.loc[_mc] = _md", st.span)
+            self.emit(lines, ind + 1, "s.z[_md] += _ml", st.span)
+            self.emit(lines, ind + 1, "del _ml[:]", st.span)
+            self.emit(lines, ind, "else:", st.span)
+            self.emit(lines, ind + 1, "s.move_all(_ms, _md, False)", st.span)
         else:
             n = self.x.fn_code(st.count, scope, T.NUM)
             self.emit(lines, ind, f"s.move_top({n}, {src}, {dest}, {st.bottom})", st.span)
