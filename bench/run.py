@@ -321,24 +321,33 @@ def runners(engines: dict, game: str, players: int) -> list:
 
 
 def interleaved(game: str, players: int, runs: list, seconds: float) -> tuple[list[Row], list[dict]]:
-    """Each run in ROUNDS alternating slices: the rows, and each slice's time per move over the first run's.
+    """Each run in ROUNDS alternating slices: the rows, and the slice ratios of the pairs compared
+    (each run's time per move over the first run's; gamedsl's over `state`'s and `before`'s over
+    gamedsl's where the first run is another).
 
     The machine's speed drifts (other processes, frequency scaling); alternating short slices
     exposes all to the same drift, and the median of the slice ratios ignores outliers."""
     rounds = ROUNDS if len(runs) > 1 else 1
     totals: list = [None] * len(runs)  # each run's Row (a peer's names its own game) after its first slice
-    slices: list[list[float]] = [[] for _ in runs]
+    times: list[list] = [[] for _ in runs]  # per run, per slice: its time per move (None: it failed)
     for _ in range(rounds):
         done = [t if t is not None and t.error else run(seconds / rounds, t.games if t else 0)
                 for t, (_, run) in zip(totals, runs)]
         totals = [d if t is None else t if t.error else add(t, d) for t, d in zip(totals, done)]
-        for i, d in enumerate(done[1:], 1):
-            if not (d.error or done[0].error):
-                slices[i].append(d.us_per_move / done[0].us_per_move)
-    ratios = [{"impl": r.impl, "game": r.game, "players": r.players, "versus": totals[0].impl,
-               "versus_game": game, "median": statistics.median(s), "low": min(s), "high": max(s),
-               "slices": len(s)}
-              for r, s in zip(totals[1:], slices[1:]) if s]
+        for i, d in enumerate(done):
+            times[i].append(None if d.error else d.us_per_move)
+    impls = [impl for impl, _ in runs]
+    pairs = [(i, 0) for i in range(1, len(runs))]
+    for impl, base in (("gamedsl", "state"), ("before", "gamedsl")):
+        if impl in impls and base in impls and impls.index(base) != 0:
+            pairs.append((impls.index(impl), impls.index(base)))
+    ratios = []
+    for i, j in pairs:
+        s = [a / b for a, b in zip(times[i], times[j]) if a is not None and b is not None]
+        if s:
+            ratios.append({"impl": totals[i].impl, "game": totals[i].game, "players": totals[i].players,
+                           "versus": totals[j].impl, "versus_game": game if j == 0 else totals[j].game,
+                           "median": statistics.median(s), "low": min(s), "high": max(s), "slices": len(s)})
     return totals, ratios
 
 
@@ -526,7 +535,7 @@ def label(e: dict) -> str:
     return f"{e['game']} {e['players']}p" if e.get("players") else e["game"]
 
 
-COMPARE = {"<": operator.lt, "<=": operator.le, ">=": operator.ge}
+COMPARE = {"<": operator.lt, "<=": operator.le, ">=": operator.ge, ">": operator.gt}
 
 
 def every(target: str, entries: list[dict], key: str, test: str, limit: float, unit: str) -> dict:
@@ -539,7 +548,7 @@ def every(target: str, entries: list[dict], key: str, test: str, limit: float, u
     missing = [label(e) for e in entries if e[key] is None]  # no baseline or before in this run
     if missing:
         return verdict(target, "", None, "no figure for " + ", ".join(missing))
-    worst = (min if test == ">=" else max)(entries, key=lambda e: e[key])
+    worst = (min if test in (">=", ">") else max)(entries, key=lambda e: e[key])
     figure = f"{worst[key]:.2f}{unit}" if len(entries) == 1 else \
         f"worst {worst[key]:.2f}{unit} ({label(worst)}, of {len(entries)})"
     return verdict(target, figure, COMPARE[test](worst[key], limit))
@@ -569,10 +578,13 @@ def versus_peer(target: str, ours: list[dict], peer: list[dict], key: str, limit
 
 def targets(result: dict, before: bool) -> list[dict]:
     rows, ours = result["rows"], {"impl": "gamedsl"}
-    laus = [every(f"Laus {n}p <= 2.0x plain (median of alternating slices)",
-                  find(result["ratios"], game="laus", players=n, versus="plain", **ours), "median", "<=", 2.0, "x")
+    laus = [every(f"Laus {n}p <= 2.0x state (median of alternating slices)",
+                  find(result["ratios"], game="laus", players=n, versus="state", **ours), "median", "<=", 2.0, "x")
             for n in (3, 4)]
-    return laus + [
+    faster = every("every game faster per move than before (median of alternating slices)",
+                   find(result["ratios"], impl="before", versus="gamedsl"), "median", ">", 1.0, "x") if before else \
+        verdict("every game faster per move than before (median of alternating slices)", "", None, "needs --before")
+    return laus + [faster] + [
         versus_peer("LOL moves/s >= RLCard UNO moves/s (2p)", find(rows, game="lol", players=2, **ours),
                     find(rows, impl="rlcard", game="uno"), "moves_per_s", 1.0, "moves/s",
                     find(result["ratios"], impl="rlcard", game="uno", versus="gamedsl")),

@@ -2,7 +2,7 @@
 legal (a mixin of State)."""
 from __future__ import annotations
 
-from .cards import _from
+from .cards import _ROTATIONS, _from
 from .flow import SKIP_STEPS, action_exit, resolve_window
 
 
@@ -134,8 +134,9 @@ class Decisions:
         some = self.game.reaction_check
         eligible = []
         prev = self.me
+        key = (self.alive, first)  # _from, its table read in place: asked before every decision
         try:
-            for p in _from(self.alive, first):
+            for p in (_ROTATIONS[key] if key in _ROTATIONS else _from(*key)):
                 self.me = p
                 if some(self):
                     eligible.append(p)
