@@ -44,7 +44,14 @@ class Cards:
             for _ in range(min(n, len(source))):
                 self.move(source[-1], dest, bottom)
             return
-        if n <= 0:
+        if n <= 0 or not source:
+            return
+        if n == 1:  # one card (a draw): no lists made
+            card = source.pop()
+            self.z[dest].append(card)
+            self.loc[card] = dest
+            if self.known or self.told:
+                self.forget((card,))
             return
         # the top n cards, top first, as moving them one at a time leaves them (slices: no calls)
         taken = source[:-n - 1:-1]

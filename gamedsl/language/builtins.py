@@ -132,7 +132,7 @@ class Builtins:
     def call_min(self, e, scope):
         return self._aggregate(e, scope, "min")
 
-    def _keyed(self, e, scope, example: str):
+    def keyed(self, e, scope, example: str):
         """The parts of `F(x in D by K [if C])` (best, worst, sorted): (the element's name, D's code,
         K's code, ' if C' or '', the element's type), or None after an error."""
         b = self.binding(e, scope)
@@ -149,7 +149,7 @@ class Builtins:
         return var, dcode, key, cond, inner.names[e.args[0].item.name][1]
 
     def _best(self, e, scope, helper):
-        parts = self._keyed(e, scope, f"{e.func}(p in players by p.score)")
+        parts = self.keyed(e, scope, f"{e.func}(p in players by p.score)")
         if parts is None:
             return _NOPE
         var, dcode, key, cond, elem = parts
@@ -484,7 +484,7 @@ class Builtins:
     def call_sorted(self, e, scope):
         """sorted(x in D by E [ascending | descending] [if C]): the elements of D (that satisfy C) in
         the order of their keys E; equal keys keep the order of D."""
-        parts = self._keyed(e, scope, "sorted(c in me.hand by c.rank descending)")
+        parts = self.keyed(e, scope, "sorted(c in me.hand by c.rank descending)")
         if parts is None:
             return _NOPE
         var, dcode, key, cond, elem = parts

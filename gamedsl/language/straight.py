@@ -130,9 +130,37 @@ class Straight:
         return None, T.ANY
 
     def gen_let(self, st: m.Let, scope, ind, lines):
+        if self.gen_let_best(st, scope, ind, lines):
+            return
         code, typ = self.x.expr(st.value, scope)
         slot = scope.local(st.name, typ)
         self.emit(lines, ind, f"{slot} = ({code})", st.span)
+
+    def gen_let_best(self, st: m.Let, scope, ind, lines) -> bool:
+        """`let x = best(p in D by K [if C])` (or `worst`) as a loop keeping the first best element:
+        no key function called per element, no list. It compares keys with > (worst: <), as max
+        (min) does, so the answer and any error are the same. False: not such a let."""
+        e = st.value
+        if not (isinstance(e, m.Call) and e.func in ("best", "worst") and not e.for_var):
+            return False
+        if e.span.line:
+            self.c.where = e.span
+        parts = self.x.keyed(e, scope, f"{e.func}(p in players by p.score)")
+        if parts is None:  # said why
+            self.emit(lines, ind, f"{scope.local(st.name, T.ANY)} = None", st.span)
+            return True
+        var, dcode, key, cond, elem = parts
+        op = ">" if e.func == "best" else "<"
+        self.emit(lines, ind, f"_bf, _bb = False, {'None' if elem == T.PLAYER else '-1'}", st.span)
+        self.emit(lines, ind, f"for {var} in {dcode}:", st.span)
+        if cond:
+            self.emit(lines, ind + 1, f"if not ({cond[4:]}):", st.span)
+            self.emit(lines, ind + 2, "continue", st.span)
+        self.emit(lines, ind + 1, f"_bk = ({key})", st.span)
+        self.emit(lines, ind + 1, f"if not _bf or _bk {op} _bv:", st.span)
+        self.emit(lines, ind + 2, f"_bf, _bb, _bv = True, {var}, _bk", st.span)
+        self.emit(lines, ind, f"{scope.local(st.name, elem)} = _bb", st.span)
+        return True
 
     def zone_expr(self, e: m.Expr, scope) -> str:
         code, typ = self.x.expr(e, scope, T.ZONE)
