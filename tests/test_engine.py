@@ -945,3 +945,48 @@ def test_a_value_in_a_message_that_fails_is_located_in_the_string():
     with pytest.raises(GameRuntimeError) as info:
         game.new_state(players=2)
     assert str(info.value).startswith(f"t.game:{HEADER.count(chr(10)) + 1}:31: error: zone 'pile' is empty: it has no top card")
+
+
+# ---- statements written in place (issue 32: fewer calls per move) --------
+def test_a_let_of_best_or_worst_keeps_the_first_of_equal_keys_and_nobody_when_none_qualify():
+    # `let x = best(...)` is a loop in the generated code, not max(): the same answers, ties and all
+    game = load('''
+var high per player = 1
+var first_best: player
+var first_worst: player
+var none_best: player
+action go { log += 1 }
+setup {
+  seat(2).high = 5
+  if count(players) == 3 { seat(3).high = 5 }
+}
+round {
+  let b = best(p in players by p.high)
+  let w = worst(p in players by p.high)
+  let n = best(p in players if p.high > 9 by p.high)
+  first_best = b
+  first_worst = w
+  none_best = n
+  turn w { choose go }
+  end game
+}
+''')
+    assert "_bf, _bb = False, None" in game.prog.module  # the lets are loops
+    names = {v.name: v.base for v in game.prog.vars}
+    for players in (2, 3):
+        state = play_all(game.new_state(players=players, seed=0))
+        assert [state.v[names[n]] for n in ("first_best", "first_worst", "none_best")] == [1, 0, None]
+
+
+def test_moving_a_zone_onto_itself_keeps_its_cards():
+    game = load('''
+action go { move all from table to table }
+setup { move 4 from deck to table }
+round { turn seat(1) { choose go } end game }
+''')
+    state = game.new_state(players=2, seed=3)
+    table = next(z for z in game.prog.zones if z.name == "table").base
+    before = list(state.z[table])
+    play_all(state)
+    assert len(before) == 4 and state.z[table] == before
+    assert all(state.loc[c] == table for c in before)
