@@ -27,21 +27,6 @@ _SAFE_TOKEN = re.compile(rf"""\s+|\(|\)|,|\d+|==|!=|<=|>=|<|>|\+|-|\*
 _KEY = re.compile(r"_[hp]\d+")  # what a legal-move loop's table is keyed by: values worked out before it
 
 
-INLINE_LEGAL = 60  # a legal_NAME body up to this many lines is written where a decision lists the moves
-_READS_ENV = re.compile(r"(?<![\w.])e\b")  # reads the locals of the code it is written in: not inlined
-# names of a legal_NAME body that the code it is inlined in may use too: renamed there
-_RENAMED = {"out": "_o", "dom": "_ldom", "_t": "_lt", "_k": "_lk"}
-_INLINED = re.compile(r"(?<![\w.])(?:out|dom|_t|_k)\b|\b_[hp]\d+\b")
-
-
-class _Renamed(dict):
-    def __missing__(self, name):  # _h0 -> _lh0, _p1 -> _lp1: a legal body's hoisted and worked-out values
-        return "_l" + name[1:]
-
-
-_RENAMED = _Renamed(_RENAMED)
-
-
 def _indent(text: str) -> str:
     """Generated lines one level deeper (every line of a text that holds several)."""
     return text.replace("\n", "\n    ")
@@ -215,26 +200,18 @@ class Actions:
         candidate at once (`me == leader or c.suit == led`: the leader may play any card)."""
         name = f"legal_{act.name}"
         self.c.module.function(name, "s, out", self.legal_lines(act, domain_code, conds, False), act.span)
-        # the same body to be written where a decision lists the moves (FlowCompiler.low_choose)
-        inline = [line for line in self.legal_lines(act, domain_code, conds, False, stop="break")[1:]
-                  if line[0] != "    e = None"]
-        if len(inline) <= INLINE_LEGAL and not any(_READS_ENV.search(text) for text, _ in inline):
-            self.c.legal_inline[name] = [(_INLINED.sub(lambda mt: _RENAMED[mt.group()], text), span or act.span)
-                                         for text, span in inline]
         if act.anytime:  # asked before every decision, of every player: stop at the first one
             self.c.module.function(f"some_{act.name}", "s", self.legal_lines(act, domain_code, conds, True),
                                    act.span)
             self.some_bodies.append(self.legal_lines(act, domain_code, conds, True, "break"))
         return name
 
-    def legal_lines(self, act: Action, domain_code, conds: list, some: bool, fail: str = "return False",
-                    stop: str = "return") -> list:
+    def legal_lines(self, act: Action, domain_code, conds: list, some: bool, fail: str = "return False") -> list:
         """The body of legal_NAME, or of some_NAME (`some`), which returns True at the first legal
-        move and else runs `fail`. `stop` ends legal_NAME early (`break` where its body is inlined in
-        a `for _ in _ONCE:`: it never stops from inside a loop of its own)."""
+        move and else runs `fail`."""
         init = [(self.hoist_init(self.x.hoist), None)] if self.x.hoist else []
         lines = [("    pass", act.span)] + init
-        none = f"        {fail}" if some else f"        {stop}"
+        none = f"        {fail}" if some else "        return"
         if domain_code is None:
             test = " and ".join("(" + " or ".join(parts) + ")" for parts in conds) or "True"
             if some:
@@ -278,7 +255,7 @@ class Actions:
         else:
             if pres and len(pres) == len(tests):  # every condition holds for every candidate: all are legal
                 lines += [(f"    if {' and '.join(pres)}:", None),
-                          (f"        out += [{act.first_id} + x for x in dom]", None), (f"        {stop}", None)]
+                          (f"        out += [{act.first_id} + x for x in dom]", None), ("        return", None)]
             if not tests:
                 return lines + [(f"    out += [{act.first_id} + x for x in dom]", None)]
             then, tail = f"            out.append({act.first_id} + x)", []
@@ -294,7 +271,7 @@ class Actions:
             if fast == ["_t[x]"] and some:  # the table is the set of the cards that have the move
                 body = [("    if not _t.isdisjoint(dom):", None), ("        return True", None), *tail]
             else:
-                body = [*loop(fast), *(tail or [(f"    {stop}", None)])]
+                body = [*loop(fast), *(tail or [("    return", None)])]
             lines += prelude + [("    if _t is not None:", None)] + [("    " + _indent(text), span) for text, span in body]
         return lines + [*loop(tests), *tail]
 

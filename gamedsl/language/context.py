@@ -128,7 +128,6 @@ class Context:
         self.watch_zones: frozenset | str = frozenset()  # what parameters and patterns read (watch.py)
         self.watch_vars: frozenset | str = frozenset()
         self.reactions = any(a.anytime for a in gm.of(m.ActionDecl))
-        self.legal_inline: dict[str, list] = {}  # legal_NAME -> its body, to be written where a decision lists moves
         # `end turn` in an action, a trigger or steps may end a turn of another frame (State.end_turn)
         self.ends_turns_elsewhere = any(_ends_turn(d.body) for d in (*gm.of(m.ActionDecl), *gm.of(m.TriggerDecl),
                                                                      *gm.of(m.StepsDecl)))

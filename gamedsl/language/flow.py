@@ -171,13 +171,7 @@ class FlowCompiler(Straight):
             self.put(out, "return None", st.span, 1)
         self.put(out, "_o = []", st.span)
         for legal in names:
-            inline = self.c.legal_inline.get(legal)
-            if inline is None:
-                self.put(out, f"{legal}(s, _o)", st.span)
-                continue
-            self.put(out, "for _ in _ONCE:", st.span)  # legal_NAME's body, where `break` ends it
-            for text, span in inline:
-                self.put(out, text.replace("\n", "\n" + "    " * out.ind), span)
+            self.put(out, f"{legal}(s, _o)", st.span)
         self.put(out, "if _o:", st.span)
         self.put(out, f"s.pending = (s.me, _o, {acts})", st.span, 1)
         self.put(out, "if s.moves >= s.move_limit:", st.span, 1)
