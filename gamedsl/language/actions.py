@@ -259,29 +259,16 @@ class Actions:
             if not tests:
                 return lines + [(f"    out += [{act.first_id} + x for x in dom]", None)]
             then, tail = f"            out.append({act.first_id} + x)", []
-        if then == f"            out.append({act.first_id} + x)":
-            def loop(tests):
-                return self.test_loop(tests, act.first_id)
-        else:
-            def loop(tests):
-                return [("    for x in dom:", None), *self.test_lines(tests, then)]
         table = self.table(tests, some) if act.param_type == T.CARD else None
         if table is not None:
             prelude, fast = table
             if fast == ["_t[x]"] and some:  # the table is the set of the cards that have the move
                 body = [("    if not _t.isdisjoint(dom):", None), ("        return True", None), *tail]
             else:
-                body = [*loop(fast), *(tail or [("    return", None)])]
+                body = [("    for x in dom:", None), *self.test_lines(fast, then), *(tail or [("    return", None)])]
             lines += prelude + [("    if _t is not None:", None)] + [("    " + _indent(text), span) for text, span in body]
-        return lines + [*loop(tests), *tail]
-
-    def test_loop(self, tests: list, first_id: int) -> list:
-        """The moves of the candidates `x` of `dom` that pass every test, added to `out`: one list
-        comprehension (not a call of append per move), unless an error needs the written order."""
-        order, guarded = _cheap_first(tests)
-        if guarded:
-            return [("    for x in dom:", None), *self.test_lines(tests, f"            out.append({first_id} + x)")]
-        return [(f"    out += [{first_id} + x for x in dom if {' and '.join(order)}]", None)]
+        # (a loop, not a list comprehension: fewer calls, but 4% slower for hands of a few cards)
+        return lines + [("    for x in dom:", None), *self.test_lines(tests, then), *tail]
 
     def table(self, tests: list, some: bool = False) -> tuple[list, list] | None:
         """The tests of a legal-move loop that read only the candidate's fixed properties (its

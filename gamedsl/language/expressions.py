@@ -241,6 +241,9 @@ class ExpressionCompiler(Calls, Builtins):
                          else None)
         if T.is_list(lt) or T.is_list(rt):  # lists compare as tuples: a range or a zone's cards too
             return f"(tuple({lc}) {e.op} tuple({rc}))", T.BOOL
+        inner = _counted(lc) if rc == "0" else None
+        if inner is not None and e.op in (">", "!=", "==", "<="):  # count(Z) > 0: whether Z holds any (no len call)
+            return (f"(not not {inner})" if e.op in (">", "!=") else f"(not {inner})"), T.BOOL
         return f"({lc} {e.op} {rc})", T.BOOL
 
     def ordered(self, t: str) -> bool:
@@ -328,3 +331,18 @@ class ExpressionCompiler(Calls, Builtins):
         if typ == T.ANY:  # a function's parameter: a zone's cards, or the list itself
             return f"_as_cards(s, {code})", T.ANY
         return code, self.elem_type(typ, e.span)
+
+
+def _counted(code: str) -> str | None:
+    """X when `code` is exactly `len(X)` (a count of a zone, a list, the players...), else None."""
+    if not (code.startswith("len(") and code.endswith(")")) or "'" in code or '"' in code:
+        return None  # (a quote might hold a bracket)
+    depth = 0
+    for i, ch in enumerate(code):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0 and i != len(code) - 1:
+                return None  # len(a) + len(b): not one call
+    return code[4:-1]

@@ -136,6 +136,12 @@ class Straight:
         slot = scope.local(st.name, typ)
         self.emit(lines, ind, f"{slot} = ({code})", st.span)
 
+    def moves_simply(self) -> bool:
+        """Whether a card's move may be written in place (State.move's plain case): no rule that
+        changes rules reads a zone, and no trigger follows moves (else every move calls State.move;
+        with `simulate --track`, `s.simple` is false at run time and the inline code calls it too)."""
+        return not self.c.watch_zones and not self.c.has_move_triggers
+
     def gen_let_best(self, st: m.Let, scope, ind, lines) -> bool:
         """`let x = best(p in D by K [if C])` (or `worst`) as a loop keeping the first best element:
         no key function called per element, no list. It compares keys with > (worst: <), as max
@@ -171,13 +177,14 @@ class Straight:
         card, typ = self.x.expr(st.card, scope)
         self.x.want(typ, T.CARD, st.card.span)
         dest = self.zone_expr(st.dest, scope)
-        if st.bottom:
-            self.emit(lines, ind, f"s.move({card}, {dest}, True)", st.span)
+        if st.bottom or not self.moves_simply():
+            self.emit(lines, ind, f"s.move({card}, {dest}, {st.bottom})", st.span)
             return
         # State.move, inlined where nothing else must happen (no rule reads the zones, nobody knows the card)
         self.emit(lines, ind, f"_mc = {card}", st.span)
         self.emit(lines, ind, f"_md = {dest}", st.span)
-        self.emit(lines, ind, "if s.simple and not (s.known or s.told) and _mc is not None and _mc >= 0:", st.span)
+        self.emit(lines, ind, "if s.simple and not s.told and _mc is not None and _mc >= 0 and _mc not in s.known:",
+                  st.span)
         self.emit(lines, ind + 1, "_ml = s.z[s.loc[_mc]]", st.span)
         self.emit(lines, ind + 1, "if _ml[-1] == _mc:", st.span)
         self.emit(lines, ind + 2, "del _ml[-1]", st.span)
@@ -191,8 +198,8 @@ class Straight:
     def gen_moven(self, st: m.MoveN, scope, ind, lines):
         src = self.zone_expr(st.source, scope)
         dest = self.zone_expr(st.dest, scope)
-        if st.count is None and st.bottom:
-            self.emit(lines, ind, f"s.move_all({src}, {dest}, True)", st.span)
+        if st.count is None and (st.bottom or not self.moves_simply()):
+            self.emit(lines, ind, f"s.move_all({src}, {dest}, {st.bottom})", st.span)
         elif st.count is None:  # State.move_all, inlined where nothing else must happen
             self.emit(lines, ind, f"_ms = {src}", st.span)
             self.emit(lines, ind, f"_md = {dest}", st.span)
