@@ -205,12 +205,30 @@ def _value_changes(s, owner: int):
 def can_make(s, k: int, chosen, pool, owner: int) -> bool:
     """Pattern k is made by the cards `chosen` plus some of `pool`, for player `owner`."""
     cache = s.pcache if s.pver is s.ver else rules_cache(s)  # rules_cache, inlined: asked very often
-    key = ("can", k, owner, s.me, tuple(chosen), tuple(pool))
-    found = cache.get(key)
+    answers = cache.get((k, owner, s.me))
+    if answers is None:
+        answers = cache[k, owner, s.me] = pattern_answers(s, k, owner)
+    if answers is NO_ANSWERS:
+        return False
+    # the answers of one pattern's Spec outlive a change of the rules (a new version) that leaves
+    # the Spec as it was: they depend on the Spec and the cards alone
+    key = (tuple(chosen), tuple(pool)) if chosen else tuple(pool)
+    found = answers.get(key)
     if found is None:
-        spec = pattern_spec(s, k, owner)
-        found = cache[key] = spec is not None and s.game.matcher.check(s.prog.patterns[k].shape, spec, chosen, pool)
+        found = answers.find(chosen, pool, key)
     return found
+
+
+NO_ANSWERS = object()  # the answers of a pattern that does not count now: always False
+
+
+def pattern_answers(s, k: int, owner: int):
+    """The memo of pattern k's answers for `owner` now (shared by every version that gives it the
+    same Spec), or NO_ANSWERS while the pattern does not count."""
+    spec = pattern_spec(s, k, owner)
+    if spec is None:
+        return NO_ANSWERS
+    return s.game.matcher.answers(s.prog.patterns[k].shape, spec)
 
 
 def makes(s, k: int, cards, owner: int) -> bool:
