@@ -2,6 +2,7 @@
 errors they raise: the runtime library of the compiled rules."""
 from __future__ import annotations
 
+import functools
 import itertools
 
 from ..errors import GameRuntimeError
@@ -106,7 +107,7 @@ def classes_of(s, attr: str, owner: int):
     changes = s.prog.same_changes.get(attr)
     if not changes:
         return None
-    cache = rules_cache(s)
+    cache = s.pcache if s.pver is s.ver else rules_cache(s)  # rules_cache, inlined: `same` asks often
     key = ("classes", attr, owner, s.me)
     found = cache.get(key, cache)
     if found is cache:
@@ -116,21 +117,28 @@ def classes_of(s, attr: str, owner: int):
 
 def _classes_of(s, attr: str, owner: int, changes):
     e = [owner]
-    active = [values for cond, values in changes if cond(s, e)]
+    active = tuple(values for cond, values in changes if cond(s, e))
     if not active:
         return None
-    parent = list(range(s.prog.attr_sizes[attr]))
+    return _merged(s.prog.attr_sizes[attr], active)
+
+
+@functools.lru_cache(maxsize=1024)
+def _merged(n: int, groups: tuple) -> tuple:
+    """The class of each of n values when each group of values counts as one (transitively): the
+    same tuple for the same groups, so that Specs built from it compare at once."""
+    parent = list(range(n))
 
     def find(x):
         while parent[x] != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
-    for values in active:
+    for values in groups:
         root = find(values[0])
         for v in values[1:]:
             parent[find(v)] = root
-    return tuple(find(x) for x in range(len(parent)))
+    return tuple(find(x) for x in range(n))
 
 
 def same(s, attr: str, a: int, b: int, owner: int) -> bool:
@@ -183,7 +191,14 @@ def _pattern_spec(s, pat, owner: int):
     changes = cache.get(key)
     if changes is None:
         changes = cache[key] = _value_changes(s, owner)
-    return Spec(size, withs, changes[0], changes[1], most)
+    return _spec(size, withs, changes[0], changes[1], most)
+
+
+@functools.lru_cache(maxsize=4096)
+def _spec(size: int, withs: tuple, wild: tuple, classes: tuple, most: int) -> Spec:
+    """The Spec of these arguments, one object for equal ones: a version of the rules that leaves a
+    pattern as it was gives the same Spec, whose memo of answers (runtime.can_make) is found at once."""
+    return Spec(size, withs, wild, classes, most)
 
 
 def _value_changes(s, owner: int):
@@ -191,7 +206,7 @@ def _value_changes(s, owner: int):
     e = [owner]
     wild = []
     for attr, changes in s.prog.wild_changes.items():
-        cards = frozenset().union(*(c for cond, c in changes if cond(s, e)))
+        cards = _union(tuple(c for cond, c in changes if cond(s, e)))
         if cards:
             wild.append((attr, cards))
     classes = []
@@ -200,6 +215,12 @@ def _value_changes(s, owner: int):
         if found is not None:
             classes.append((attr, found))
     return tuple(wild), tuple(classes)
+
+
+@functools.lru_cache(maxsize=1024)
+def _union(sets: tuple) -> frozenset:
+    """The cards of any of these sets (one object for the same sets)."""
+    return frozenset().union(*sets)
 
 
 def can_make(s, k: int, chosen, pool, owner: int) -> bool:
