@@ -8,7 +8,7 @@ from test_patterns import ORACLE, oracle_can_make, problems
 from gamedsl import load_game
 from gamedsl.engine import runtime
 from gamedsl.engine.counts import decider
-from gamedsl.engine.patterns import Matcher, Shape, Spec, can_make
+from gamedsl.engine.patterns import Matcher, Order, Shape, Spec, can_make
 
 
 @st.composite
@@ -52,6 +52,9 @@ def test_counts_leave_the_rest_to_the_solver():
     assert decider(deck, kind, Spec(2, most=3)) is None                          # a range of sizes
     assert decider(deck, Shape(same=("rank", "suit")), Spec(2)) is None          # two shared attributes
     assert decider(deck, kind, Spec(2)) is not None
+    below = Order(position=(-1, 0, 1), positions=(-1, 0, 1))                     # a table's negative numbers
+    assert decider(deck, Shape(run="rank", orders=(below,)), Spec(2)) is None
+    assert can_make(deck, Shape(run="rank", orders=(below,)), 3, (), (), (), (), (0, 1, 2))
 
 
 def test_a_memo_serves_equal_specs_and_is_bounded(monkeypatch):

@@ -26,9 +26,13 @@ def decider(card_attrs: dict, shape: Shape, spec: Spec):
         return None
     if shape.run is None and len(shape.same) == 1:
         return _shared(card_attrs, shape.same[0], spec)
-    if shape.run is not None and not shape.same:
+    if shape.run is not None and not shape.same and all(0 <= o.positions[0] and o.positions[-1] < MAX_BIT
+                                                        for o in shape.orders if o.positions):
         return _run(shape, spec)
     return None
+
+
+MAX_BIT = 1024  # a run's positions become bits of an int: a value table's numbers past this (or below 0) are left to the solver
 
 
 def _shared(card_attrs: dict, attr: str, spec: Spec):
