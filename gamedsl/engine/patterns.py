@@ -28,6 +28,10 @@ do. `Matcher(card_attrs)` is the front door for the engine: `m.makes(shape, size
 wild, classes, cards)` and `m.can_make(shape, size, withs, wild, classes, chosen, pool)`
 answer the same questions and memoise them on their (hashable) arguments, with chosen and
 pool taken as sets; the cache is dropped whole once it holds `max_entries` answers.
+`m.answers(shape, spec)` is the engine's memo of can_make for one pattern and Spec (`Answers`),
+keyed by the cards as given and shared by every state and version of the rules that give the
+pattern an equal Spec; it answers by counting (engine/counts.py) where counts can tell, and
+by `check` otherwise.
 
 Arrangements (`Matcher.arrange`): the disjoint melds, each made by one of several patterns, that
 leave the least total value (a number per card) out, and that least total (the *deadwood*).
@@ -50,7 +54,7 @@ import attrs
 
 from ..language.program import Order, Shape, Spec
 
-__all__ = ["Order", "Shape", "Spec", "Matcher", "makes", "can_make", "candidates", "arrange"]
+__all__ = ["Order", "Shape", "Spec", "Matcher", "Answers", "makes", "can_make", "candidates", "arrange"]
 
 
 class Matcher:
@@ -60,6 +64,8 @@ class Matcher:
         self.card_attrs = card_attrs
         self.max_entries = max_entries
         self._cache: dict[tuple, bool] = {}
+        self._answers: dict[tuple, Answers] = {}
+        self.answers_kept = 0  # answers added to the memos since they were last emptied
 
     def makes(self, shape: Shape, size: int, withs: tuple, wild: tuple, classes: tuple, cards) -> bool:
         """Exactly `cards` (distinct ids) make the pattern."""
@@ -112,9 +118,60 @@ class Matcher:
             cache[key] = hit
         return hit
 
+    def answers(self, shape: Shape, spec: Spec) -> "Answers":
+        """The memo of can_make's answers for one pattern (its shape and Spec): one per distinct
+        pair, so that the answers found under one Spec serve whoever asks with an equal one."""
+        key = (shape, spec)
+        found = self._answers.get(key)
+        if found is None:
+            if len(self._answers) >= MAX_SPECS:
+                self.forget_answers()
+            found = self._answers[key] = Answers(self, shape, spec)
+        return found
+
+    def forget_answers(self) -> None:
+        """Empty the memos of answers (a memo still held by a state stays valid: it only refills)."""
+        for memo in self._answers.values():
+            memo.clear()
+        self._answers.clear()
+        self.answers_kept = 0
+
     def clear(self) -> None:
         """Forget every memoised answer."""
         self._cache.clear()
+        self.forget_answers()
+
+
+MAX_SPECS = 1024          # distinct (shape, Spec) memos kept by a Matcher
+MAX_ANSWERS = 200_000     # answers kept in all the memos of a Matcher (some 50 MB at most)
+
+
+class Answers(dict):
+    """can_make's answers for one shape and Spec, keyed by the cards as the engine hands them over
+    (tuple(pool) when nothing is chosen, else (tuple(chosen), tuple(pool))): an answer depends on
+    nothing else, so it holds for as long as the game runs."""
+
+    __slots__ = ("matcher", "shape", "spec", "counted")
+
+    def __init__(self, matcher: Matcher, shape: Shape, spec: Spec):
+        from .counts import decider  # counts.py builds on this module's tables
+        super().__init__()
+        self.matcher, self.shape, self.spec = matcher, shape, spec
+        self.counted = decider(matcher.card_attrs, shape, spec)  # None: only the solver can tell
+
+    def find(self, chosen, pool, key) -> bool:
+        """Work the answer out (and keep it) for a key not found: by counting where counts can
+        tell, else by the solver."""
+        if self.counted is not None:
+            found = self.counted(chosen, pool)
+        else:
+            found = self.matcher.check(self.shape, self.spec, chosen, pool)
+        m = self.matcher
+        m.answers_kept += 1
+        if m.answers_kept > MAX_ANSWERS:
+            m.forget_answers()
+        self[key] = found
+        return found
 
 
 @functools.lru_cache(maxsize=4096)

@@ -2,6 +2,7 @@
 errors they raise: the runtime library of the compiled rules."""
 from __future__ import annotations
 
+import functools
 import itertools
 
 from ..errors import GameRuntimeError
@@ -117,7 +118,7 @@ def classes_of(s, attr: str, owner: int):
     changes = s.prog.same_changes.get(attr)
     if not changes:
         return None
-    cache = rules_cache(s)
+    cache = s.pcache if s.pver is s.ver else rules_cache(s)  # rules_cache, inlined: `same` asks often
     key = ("classes", attr, owner, s.me)
     found = cache.get(key, cache)
     if found is cache:
@@ -127,21 +128,28 @@ def classes_of(s, attr: str, owner: int):
 
 def _classes_of(s, attr: str, owner: int, changes):
     e = [owner]
-    active = [values for cond, values in changes if cond(s, e)]
+    active = tuple(values for cond, values in changes if cond(s, e))
     if not active:
         return None
-    parent = list(range(s.prog.attr_sizes[attr]))
+    return _merged(s.prog.attr_sizes[attr], active)
+
+
+@functools.lru_cache(maxsize=1024)
+def _merged(n: int, groups: tuple) -> tuple:
+    """The class of each of n values when each group of values counts as one (transitively): the
+    same tuple for the same groups, so that Specs built from it compare at once."""
+    parent = list(range(n))
 
     def find(x):
         while parent[x] != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
-    for values in active:
+    for values in groups:
         root = find(values[0])
         for v in values[1:]:
             parent[find(v)] = root
-    return tuple(find(x) for x in range(len(parent)))
+    return tuple(find(x) for x in range(n))
 
 
 def same(s, attr: str, a: int, b: int, owner: int) -> bool:
@@ -194,7 +202,14 @@ def _pattern_spec(s, pat, owner: int):
     changes = cache.get(key)
     if changes is None:
         changes = cache[key] = _value_changes(s, owner)
-    return Spec(size, withs, changes[0], changes[1], most)
+    return _spec(size, withs, changes[0], changes[1], most)
+
+
+@functools.lru_cache(maxsize=4096)
+def _spec(size: int, withs: tuple, wild: tuple, classes: tuple, most: int) -> Spec:
+    """The Spec of these arguments, one object for equal ones: a version of the rules that leaves a
+    pattern as it was gives the same Spec, whose memo of answers (runtime.can_make) is found at once."""
+    return Spec(size, withs, wild, classes, most)
 
 
 def _value_changes(s, owner: int):
@@ -202,7 +217,7 @@ def _value_changes(s, owner: int):
     e = [owner]
     wild = []
     for attr, changes in s.prog.wild_changes.items():
-        cards = frozenset().union(*(c for cond, c in changes if cond(s, e)))
+        cards = _union(tuple(c for cond, c in changes if cond(s, e)))
         if cards:
             wild.append((attr, cards))
     classes = []
@@ -213,15 +228,39 @@ def _value_changes(s, owner: int):
     return tuple(wild), tuple(classes)
 
 
+@functools.lru_cache(maxsize=1024)
+def _union(sets: tuple) -> frozenset:
+    """The cards of any of these sets (one object for the same sets)."""
+    return frozenset().union(*sets)
+
+
 def can_make(s, k: int, chosen, pool, owner: int) -> bool:
     """Pattern k is made by the cards `chosen` plus some of `pool`, for player `owner`."""
     cache = s.pcache if s.pver is s.ver else rules_cache(s)  # rules_cache, inlined: asked very often
-    key = ("can", k, owner, s.me, tuple(chosen), tuple(pool))
-    found = cache.get(key)
+    answers = cache.get((k, owner, s.me))
+    if answers is None:
+        answers = cache[k, owner, s.me] = pattern_answers(s, k, owner)
+    if answers is NO_ANSWERS:
+        return False
+    # the answers of one pattern's Spec outlive a change of the rules (a new version) that leaves
+    # the Spec as it was: they depend on the Spec and the cards alone
+    key = (tuple(chosen), tuple(pool)) if chosen else tuple(pool)
+    found = answers.get(key)
     if found is None:
-        spec = pattern_spec(s, k, owner)
-        found = cache[key] = spec is not None and s.game.matcher.check(s.prog.patterns[k].shape, spec, chosen, pool)
+        found = answers.find(chosen, pool, key)
     return found
+
+
+NO_ANSWERS = object()  # the answers of a pattern that does not count now: always False
+
+
+def pattern_answers(s, k: int, owner: int):
+    """The memo of pattern k's answers for `owner` now (shared by every version that gives it the
+    same Spec), or NO_ANSWERS while the pattern does not count."""
+    spec = pattern_spec(s, k, owner)
+    if spec is None:
+        return NO_ANSWERS
+    return s.game.matcher.answers(s.prog.patterns[k].shape, spec)
 
 
 def makes(s, k: int, cards, owner: int) -> bool:
