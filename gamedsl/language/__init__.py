@@ -4,11 +4,25 @@ from __future__ import annotations
 
 import contextlib
 import gc
+from pathlib import Path
 
+from ..errors import Diagnostic, GamedslError, SourceError, Span
 from . import cache
 from .program import Program
 
-__all__ = ["Program", "compile_source"]
+__all__ = ["Program", "compile_source", "read_source"]
+
+
+def read_source(path) -> str:
+    """A game file's text; raises SourceError (not UTF-8 text) or GamedslError (unreadable file)."""
+    path = Path(path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SourceError(str(path), "", [Diagnostic(f"this file is not UTF-8 text ({exc.reason})", Span())]) from None
+    except OSError as exc:
+        raise GamedslError(f"{path}: cannot read: {exc.strerror}") from None
+
 
 def compile_source(text: str, filename: str = "<string>", coverage: bool = False) -> tuple[Program, object]:
     """The Program of a game's text (not yet linked) and the code of its module: from the cache
