@@ -6,6 +6,7 @@ error, 130 interrupted (Ctrl-C).
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
@@ -408,5 +409,16 @@ def cmd_verify(args) -> int:
     return 1 if failed else 0
 
 
+def run() -> None:
+    """The `gamedsl` program (and `python -m gamedsl`): main() in a process of its own, which then
+    exits with its code. After a check, the objects left are not gone over by the cycle collector
+    once more as the interpreter exits (gc.freeze): they are freed all the same, a check leaves
+    nothing that needs finalizing, and that pass over a compiled game's objects took some 17 ms."""
+    code = main()
+    if sys.argv[1:2] == ["check"]:
+        gc.freeze()
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()
