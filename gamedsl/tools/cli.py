@@ -411,11 +411,18 @@ def cmd_verify(args) -> int:
 
 def run() -> None:
     """The `gamedsl` program (and `python -m gamedsl`): main() in a process of its own, which then
-    exits with its code. After a check, the objects left are not gone over by the cycle collector
-    once more as the interpreter exits (gc.freeze): they are freed all the same, a check leaves
-    nothing that needs finalizing, and that pass over a compiled game's objects took some 17 ms."""
+    exits with its code.
+
+    A check (a fresh process in the designer's edit-check loop) runs without the cycle collector:
+    compiling makes many objects that live on and frees almost none in cycles, so its passes found
+    nothing, and a check is short. Nor are the objects left gone over once more as the interpreter
+    exits (gc.freeze): they are freed all the same, and a check leaves nothing that needs
+    finalizing. Together they were some 30 ms of a check of Law after an edit."""
+    check = sys.argv[1:2] == ["check"]
+    if check:
+        gc.disable()
     code = main()
-    if sys.argv[1:2] == ["check"]:
+    if check:
         gc.freeze()
     sys.exit(code)
 
