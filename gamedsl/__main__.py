@@ -1,6 +1,4 @@
 """`python -m gamedsl`: the gamedsl command line."""
-import sys
+from .tools.cli import run
 
-from .tools.cli import main
-
-sys.exit(main())
+run()

@@ -200,3 +200,50 @@ def test_after_an_edit_to_one_rule_only_its_declaration_is_parsed_again(store, m
     tree = syntax.parse(edited, "law.game")
     assert len(parsed) == 1 and parsed[0].startswith('action onto_discard2 "onto discard pile 2" if me.piles >= 3')
     assert _shape(tree) == _shape(real.parse(edited, start="start"))
+
+
+def _error(parser, text):
+    """What a parser says of a text: its tree's shape, or the error's kind, place and expected tokens."""
+    import lark
+    try:
+        return _shape(parser.parse(text, start="start"))
+    except lark.exceptions.UnexpectedInput as err:
+        return type(err).__name__, err.line, err.column, sorted(getattr(err, "expected", None) or ())
+
+
+def test_the_parser_read_back_from_the_cache_parses_as_larks_own(store, monkeypatch):
+    # syntax.parser keeps the parser Lark made, pickled (parser/), and later reads it back instead of
+    # having Lark make it again from its own cache: the copy gives every file the same tree, positions
+    # included, every broken file the same error, and the formatter the same tokens.
+    import lark
+    from gamedsl.language import syntax
+    made = syntax.parser.__wrapped__()
+    assert len(list((store / "parser").iterdir())) == 1
+
+    def not_again(*args, **kwargs):
+        raise AssertionError("made by Lark again")
+    monkeypatch.setattr(lark.Lark, "__init__", not_again)
+    back = syntax.parser.__wrapped__()
+    assert isinstance(back, lark.Lark) and back is not made
+    for path in sorted((ROOT / "games").glob("*.game")) + sorted((ROOT / "tests").rglob("*.game")):
+        text = path.read_text(encoding="utf-8")
+        assert _error(back, text) == _error(made, text), path
+        for cut in range(len(text) // 5, len(text), len(text) // 5):  # broken: cut short, or a word too many
+            for broken in (text[:cut], text[:cut] + " zone " + text[cut:]):
+                assert _error(back, broken) == _error(made, broken), (path, cut)
+        assert [(t.type, t.value, t.line, t.column) for t in back.lex(text, dont_ignore=True)] == \
+               [(t.type, t.value, t.line, t.column) for t in made.lex(text, dont_ignore=True)]
+    assert _shape(back.parse("1 + p.score", start="expr")) == _shape(made.parse("1 + p.score", start="expr"))
+
+
+def test_a_damaged_parser_is_made_again_and_without_a_cache_none_is_kept(store, monkeypatch):
+    from gamedsl.language import syntax
+    syntax.parser.__wrapped__()
+    (kept,) = (store / "parser").iterdir()
+    data = kept.read_bytes()
+    damaged = data[:100] + bytes([data[100] ^ 1]) + data[101:]
+    kept.write_bytes(damaged)
+    assert syntax.parser.__wrapped__().parse(LAUS, start="start")
+    assert kept.read_bytes() != damaged and cache._payload(kept) is not None  # made by Lark, and kept anew
+    monkeypatch.setenv("GAMEDSL_CACHE", "")
+    assert syntax.parser.__wrapped__().parse(LAUS, start="start")

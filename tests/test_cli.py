@@ -69,6 +69,21 @@ def test_check_not_utf8(tmp_path, capsys):
     assert "bin.game: error:" in capsys.readouterr().err
 
 
+def test_check_imports_only_what_it_needs(tmp_path):
+    # `gamedsl check` is the designer's edit-check loop, a fresh process each time: it compiles the
+    # game and links its module (engine/link.py), but makes no Game, so neither the engine's states
+    # nor the bots nor rich are imported.
+    code = ("import sys; from gamedsl.tools.cli import main; rc = main(['check', sys.argv[1]]); "
+            "print(rc, *sorted(m for m in sys.modules if m.startswith(('gamedsl', 'rich'))))")
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    r = subprocess.run([sys.executable, "-c", code, GAME], cwd=tmp_path, env=env, capture_output=True, text=True,
+                       timeout=60)
+    rc, *loaded = r.stdout.splitlines()[-1].split()
+    assert rc == "0" and "gamedsl.engine.link" in loaded, r.stderr
+    assert not {"gamedsl.engine.game", "gamedsl.engine.state", "gamedsl.engine.patterns", "gamedsl.bots.greedy",
+                "gamedsl.bots.ismcts", "rich"} & set(loaded)
+
+
 # ---- usage
 
 @pytest.mark.parametrize("argv", [

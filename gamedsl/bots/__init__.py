@@ -2,15 +2,38 @@
 command line (`--seats greedy,random`), and make_bot makes one from a spec (`ismcts:2000:cut=40`)."""
 from __future__ import annotations
 
-from .greedy import GreedyAgent
-from .ismcts import IsmctsAgent
-from .uniform import RandomAgent
+from importlib import import_module
+from typing import TYPE_CHECKING
 
-BOTS = {"random": RandomAgent, "greedy": GreedyAgent, "ismcts": IsmctsAgent}
-SEAT_KINDS = ("human",) + tuple(BOTS)  # who may sit at a seat of `gamedsl play`: a person, or a bot
+KINDS = ("random", "greedy", "ismcts")  # the bots, by the name a seat or a spec gives them
+SEAT_KINDS = ("human",) + KINDS  # who may sit at a seat of `gamedsl play`: a person, or a bot
+_CLASSES = {"RandomAgent": ".uniform", "GreedyAgent": ".greedy", "IsmctsAgent": ".ismcts"}  # in KINDS' order
 
-__all__ = ["BOTS", "SEAT_KINDS", "BotSpecError", "GreedyAgent", "IsmctsAgent", "RandomAgent", "UnknownBot", "make_bot",
-           "parse_spec"]
+__all__ = ["BOTS", "KINDS", "SEAT_KINDS", "BotSpecError", "GreedyAgent", "IsmctsAgent", "RandomAgent", "UnknownBot",
+           "make_bot", "parse_spec"]
+
+if TYPE_CHECKING:
+    from .greedy import GreedyAgent
+    from .ismcts import IsmctsAgent
+    from .uniform import RandomAgent
+
+    BOTS: dict
+
+
+def __getattr__(name: str):
+    """The bots' classes, and BOTS (kind -> class), imported when first asked for: the command line
+    names the bots in its help and checks, and `gamedsl check` makes none."""
+    if name in _CLASSES:
+        value = globals()[name] = getattr(import_module(_CLASSES[name], __name__), name)
+        return value
+    if name == "BOTS":
+        value = globals()[name] = dict(zip(KINDS, (__getattr__(c) for c in _CLASSES)))
+        return value
+    raise AttributeError(f"module 'gamedsl.bots' has no attribute '{name}'")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
 
 
 class BotSpecError(ValueError):
@@ -38,8 +61,8 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     """(kind, keyword arguments of its class) of a spec `KIND[:BUDGET][:NAME=VALUE|:FLAG]...`;
     raises UnknownBot for an unknown kind, BotSpecError for anything else wrong."""
     kind, *parts = spec.strip().lower().split(":")
-    if kind not in BOTS:
-        raise UnknownBot(f"'{spec}' is not a bot (the bots: {', '.join(BOTS)})")
+    if kind not in KINDS:
+        raise UnknownBot(f"'{spec}' is not a bot (the bots: {', '.join(KINDS)})")
     allowed = _OPTIONS[kind]
     kwargs: dict = {}
     for k, part in enumerate(parts):
@@ -89,4 +112,4 @@ def make_bot(spec: str, seed: int):
     """A bot from its spec (`greedy`, `ismcts:2000`, `ismcts:0.5s:cut=40:heuristic`) and its seed;
     raises UnknownBot (a KeyError too) for an unknown kind, BotSpecError (a ValueError) for a bad option."""
     kind, kwargs = parse_spec(spec)
-    return BOTS[kind](seed, **kwargs)
+    return (globals().get("BOTS") or __getattr__("BOTS"))[kind](seed, **kwargs)

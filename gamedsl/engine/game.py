@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import Diagnostic, GamedslError, IllegalAction, SourceError, Span
-from ..language import compile_source
+from ..errors import GamedslError, IllegalAction
+from ..language import compile_source, read_source
 from ..language import types as T
 from ..language.program import MAX_SEATS, Program
 from .knowledge import back_key
@@ -378,14 +378,7 @@ def load_source(text: str, filename: str = "<string>", coverage: bool = False) -
 
 def load_game(path, coverage: bool = False) -> Game:
     """Load a .game file; raises SourceError (bad file) or GamedslError (unreadable file)."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise SourceError(str(path), "", [Diagnostic(f"this file is not UTF-8 text ({exc.reason})", Span())]) from None
-    except OSError as exc:
-        raise GamedslError(f"{path}: cannot read: {exc.strerror}") from None
-    return load_source(text, str(path), coverage)
+    return load_source(read_source(path), str(Path(path)), coverage)
 
 
 def _binds(pattern, zone: int) -> tuple:

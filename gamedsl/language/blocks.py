@@ -8,6 +8,7 @@ compilers do for loop heads). Blocks no jump reaches any more are dropped.
 """
 from __future__ import annotations
 
+import os
 import re
 
 INLINE_LINES = 40  # a block up to this many lines is copied where a jump leads to it
@@ -20,15 +21,16 @@ _WORD = re.compile(r"\b\w+\b")  # names are looked up among the words (one patte
 def fuse(blocks: dict[str, list], entry: str, keep: set) -> tuple[dict[str, list], str]:
     """The unit's blocks (name -> [(text, span, loop)], the first line at indentation one) after
     forwarding and copying; `keep`: names that must stay (other code refers to them)."""
+    stem = os.path.commonprefix(list(blocks))  # every block's name starts with it: a line without it names none
     alias = _forwarders(blocks)
     if alias:
         def forwarded(mt):
             return alias.get(mt.group(), mt.group())
-        blocks = {name: [(_WORD.sub(forwarded, t), *rest) for t, *rest in lines]
+        blocks = {name: [(_WORD.sub(forwarded, line[0]), *line[1:]) if stem in line[0] else line for line in lines]
                   for name, lines in blocks.items() if name not in alias}
         entry = alias.get(entry, entry)
-    blocks = {name: _inlined(name, lines, blocks, DEPTH) for name, lines in blocks.items()}
-    return _reachable(blocks, {entry} | keep), entry
+    copied = _copier(blocks)
+    return {name: copied(name) for name in _reachable(blocks, copied, {entry} | keep, stem)}, entry
 
 
 def _forwarders(blocks: dict) -> dict:
@@ -50,30 +52,41 @@ def _forwarders(blocks: dict) -> dict:
     return alias
 
 
-def _inlined(name: str, lines: list, blocks: dict, depth: int) -> list:
-    """A block's lines with each jump to a small block of the unit replaced by that block's code."""
-    if depth == 0:
-        return lines
-    out = []
-    for text, *rest in lines:
-        found = _RETURN.match(text)
-        target = found.group(2) if found else None
-        if target and target != name and target in blocks and len(blocks[target]) <= INLINE_LINES:
-            pad = found.group(1)[4:]  # the target's lines are at indentation one
-            for line in _inlined(target, blocks[target], blocks, depth - 1):
-                out.append((pad + line[0], *line[1:]))
-        else:
-            out.append((text, *rest))
-    return out
+def _copier(blocks: dict):
+    """A function: a block's name -> its lines with each jump to a small block of the unit replaced by
+    that block's code (copies inside copies DEPTH deep; each made once, when first asked for)."""
+    made = {}
+
+    def inlined(name: str, depth: int) -> list:
+        lines = blocks[name]
+        if depth == 0:
+            return lines
+        out = made.get((name, depth))
+        if out is not None:
+            return out
+        out = made[name, depth] = []
+        for line in lines:
+            found = _RETURN.match(line[0]) if "return " in line[0] else None
+            target = found.group(2) if found else None
+            if target and target != name and target in blocks and len(blocks[target]) <= INLINE_LINES:
+                pad = found.group(1)[4:]  # the target's lines are at indentation one
+                out.extend((pad + copy[0], *copy[1:]) for copy in inlined(target, depth - 1))
+            else:
+                out.append(line)
+        return out
+
+    return lambda name: inlined(name, DEPTH)
 
 
-def _reachable(blocks: dict, roots: set) -> dict:
-    """The blocks some kept block names, in their order."""
+def _reachable(blocks: dict, copied, roots: set, stem: str) -> list:
+    """The names of the blocks some kept block names (in its code after copying), in their order
+    (`stem`: what every block's name starts with)."""
     seen, todo = set(), [r for r in roots if r in blocks]
     while todo:
         name = todo.pop()
         if name in seen:
             continue
         seen.add(name)
-        todo.extend(w for w in _WORD.findall("\n".join(text for text, *_ in blocks[name])) if w in blocks)
-    return {name: lines for name, lines in blocks.items() if name in seen}
+        todo.extend(w for w in _WORD.findall("\n".join(line[0] for line in copied(name) if stem in line[0]))
+                    if w in blocks)
+    return [name for name in blocks if name in seen]

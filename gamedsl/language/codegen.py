@@ -70,18 +70,25 @@ class Module:
         text may hold several lines; a None span takes the one before it, and a line without a loop
         (or whose loop is SAME) the one before it; a line without `via` was not inlined from steps."""
         span, loop = Span(), None
+        lines, spans, loops, vias, marks = self.lines, self.spans, self.loops, self.via, self.marks
         for part in parts:
             text, where = part[0], part[1]
             span = where if where is not None else span
             if len(part) > 2 and part[2] is not SAME:
                 loop = part[2]
             via = part[3] if len(part) > 3 else ()
+            if "\n" not in text and "#@" not in text:  # most parts: one line, unmarked
+                lines.append(text)
+                spans.append(span)
+                loops.append(loop)
+                vias.append(via)
+                continue
             for line in text.split("\n"):
                 found = _MARK.search(line) if "#@" in line else None
-                self.lines.append(line)
-                self.spans.append(self.marks[int(found.group(1))] if found else span)
-                self.loops.append(loop)
-                self.via.append(via)
+                lines.append(line)
+                spans.append(marks[int(found.group(1))] if found else span)
+                loops.append(loop)
+                vias.append(via)
 
     def function(self, name: str, args: str, body: list, span: Span) -> str:
         """Append `def name(args):` with the body [(text, span)] (texts indented already); returns the name."""

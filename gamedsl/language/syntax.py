@@ -2,9 +2,16 @@
 from __future__ import annotations
 
 import functools
+import hashlib
+import importlib
+import io
+import pickle
+import sys
+import types
 
 import lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.parsers import lalr_analysis
 
 from ..errors import Diagnostic, SourceError, Span
 from .grammar_file import grammar_text
@@ -20,13 +27,59 @@ _EXPRESSION_STARTS = {"NAME", "INT", "STRING", "LPAR", "LSQB", "TRUE", "FALSE", 
 _MAX_ERRORS = 20
 
 
+_OPTIONS = {"parser": "lalr", "start": ["start", "expr"], "propagate_positions": True, "maybe_placeholders": True}
+
+
 @functools.cache
 def parser() -> lark.Lark:
     """The LALR parser, with positions on every node, of a whole file (`parse(text, start="start")`)
     and of one expression (`start="expr"`: a value inside a message's braces, build.py). One parser
-    for both: loading it is a good part of checking a file after an edit."""
-    return lark.Lark(grammar_text(), parser="lalr", start=["start", "expr"], propagate_positions=True,
-                     maybe_placeholders=True, cache=True)
+    for both: loading it is a good part of checking a file after an edit.
+
+    Lark keeps the parser it builds from the grammar in a cache of its own, in a form it takes
+    30 ms to make the parser from again; gamedsl's cache (cache.parser) keeps the parser made, pickled,
+    which loads in a few. Without gamedsl's cache, or when that copy cannot be made, Lark's own serves."""
+    from . import cache
+    key = hashlib.sha256(f"{lark.__version__} {sys.version_info[:2]} {sorted(_OPTIONS.items())}\0{grammar_text()}"
+                         .encode()).hexdigest()
+    data = cache.parser(key)
+    if data is not None:
+        try:
+            found = pickle.loads(data)
+        except Exception:  # noqa: BLE001 - a copy that does not read back is made again
+            found = None
+        if isinstance(found, lark.Lark):
+            return found
+    made = lark.Lark(grammar_text(), **_OPTIONS, cache=True)
+    data = _pickled(made)
+    if data is not None:
+        cache.store_parser(key, data)
+    return made
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles a Lark parser: a module it holds (`re`) is named, not copied, and so are the two actions
+    of its parse table, which Lark tells apart by identity (`action is Shift`)."""
+
+    def reducer_override(self, obj):
+        if isinstance(obj, types.ModuleType):
+            return importlib.import_module, (obj.__name__,)
+        if isinstance(obj, lalr_analysis.Action) and getattr(lalr_analysis, obj.name, None) is obj:
+            return getattr, (lalr_analysis, obj.name)
+        return NotImplemented
+
+
+def _pickled(made: lark.Lark) -> bytes | None:
+    """A parser not yet used, pickled; None when it cannot be, or its copy's parse table is not the
+    same as its own (the table's actions included: Shift and Reduce compare by identity)."""
+    try:
+        out = io.BytesIO()
+        _Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(made)
+        back = pickle.loads(out.getvalue())
+        same = back.parser.parser.parser.parse_table.states == made.parser.parser.parser.parse_table.states
+    except Exception:  # noqa: BLE001 - Lark's own cache serves instead
+        return None
+    return out.getvalue() if same else None
 
 
 def describe_token(token) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..engine import load_game
 from ..errors import GamedslError
 from .logfile import path_exists
 
@@ -38,9 +37,24 @@ def stderr() -> Console:
 
 def load(path):
     """A game from its file; a missing file is one clear line."""
+    from ..engine import load_game
+    return load_game(_game_file(path))
+
+
+def check(path) -> None:
+    """What `gamedsl check` does with a game file: read, compile and link it as `load` does, with the
+    same errors, but make no Game of it (the engine's other modules are never imported)."""
+    from ..engine.link import link
+    from ..language import compile_source, read_source
+    p = _game_file(path)
+    link(*compile_source(read_source(p), str(p)))
+
+
+def _game_file(path) -> Path:
+    """The path of a game file; a missing file, or a folder, is one clear line."""
     p = Path(path)
     if not path_exists(p):
         raise CliError(f"{path}: error: no such file")
     if p.is_dir():
         raise CliError(f"{path}: error: this is a folder, not a game file")
-    return load_game(p)
+    return p
