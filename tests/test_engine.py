@@ -990,3 +990,48 @@ round { turn seat(1) { choose go } end game }
     play_all(state)
     assert len(before) == 4 and state.z[table] == before
     assert all(state.loc[c] == table for c in before)
+
+
+def _legal_trace(game, seed: int) -> list:
+    """The legal moves at each decision of a game played by the first legal move, and how it ended
+    (its results, or the error a rule raised, with its place)."""
+    trace = []
+    try:
+        state = game.new_state(players=2, seed=seed)
+        while not state.is_terminal():
+            trace.append(state.legal_actions())
+            state.apply_action(min(state.legal_actions()))
+        trace.append(state.returns())
+    except GameRuntimeError as exc:
+        trace.append(str(exc).replace("u.game", "t.game"))
+    return trace
+
+
+def test_a_card_set_keyed_by_a_top_card_answers_as_the_condition_written_even_with_the_pile_empty():
+    # `any(x in me.hand if fits(x))` reads top(pile): the set of the cards that fit is kept per top
+    # card. With the pile empty the written condition decides: no error if the first card is a 1
+    # (the `or` stops), the rule's error at its place otherwise. The same game with the set made
+    # impossible (a count of the deck in the condition) must agree move by move.
+    rules = '''
+def fits(c) = c.rank == 1 or c.suit == top(pile).suit
+action play (c in me.hand) if {playable} {{ move c to pile }}
+action draw if not any(x in me.hand if fits(x){extra}) {{ move top(deck) to me.hand }}
+action wait {{ log += 0 }}
+setup {{ shuffle deck  deal 3 from deck to hand {start} }}
+round {{ for each p in players {{ turn p {{ choose draw, wait, play }} }}  log += 1 }}
+end game when log == 4 or count(deck) < 3
+'''
+    for start, playable in (("move top(deck) to pile", "fits(c)"), ("", "c.rank == 1")):
+        keyed, written = (gamedsl.load_source(HEADER + rules.format(extra=extra, start=start, playable=playable),
+                                              name)
+                          for extra, name in (("", "t.game"), (" and count(deck) >= 0", "u.game")))
+        assert "if s.z[1] else None)" in keyed.prog.module and "if s.z[1] else None)" not in written.prog.module
+        traces = [_legal_trace(keyed, seed) for seed in range(60)]
+        assert traces == [_legal_trace(written, seed) for seed in range(60)]
+        if start:  # a pile to read: games played to their end, drawing sometimes
+            assert all(isinstance(t[-1], list) for t in traces)
+            draw = next(a for a in range(len(keyed.decoded)) if keyed.action_to_string(a) == "draw")
+            assert any(draw in moves for t in traces for moves in t[:-1])
+        else:  # no pile at first: the game goes on if the first card in hand is a 1 (and one is played)
+            errors = [t[-1] for t in traces if isinstance(t[-1], str)]
+            assert 0 < len(errors) < 60 and all("'pile' is empty" in e for e in errors)

@@ -16,6 +16,26 @@ _NOPE = ("None", T.ANY)
 # me, an option, a unit's local, a bound name (a def's parameter, an outer element).
 _KEY_ATOM = re.compile(r"s\.v\[\d+(?: \+ \(s\.me\))?\]|s\.opt\[\d+\]|s\.me\b|\be\[\d+\]|\b_[a-z]+_\d+\b")
 _KEY_NAME = re.compile(r"_k\d+")
+# the top card of a zone at a fixed place (or me's), as the generated code reads it
+_TOP_READ = re.compile(r"\(s\.z\[(\d+|\(\d+ \+ \(s\.me\)\))\] or _no_top\(s, \1\)\)\[-1\]")
+_HOISTED = re.compile(r"\(_h(\d+) if _h\1 is not _U else \(_h\1 := ")
+
+
+def unhoisted(code: str) -> str | None:
+    """The code with each hoisted value (`(_h0 if _h0 is not _U else (_h0 := X))`, Calls.maybe_hoist)
+    written as `(X)`: what it computes, for a set of cards keyed by what it reads. None: a quote
+    (which might hold a bracket)."""
+    if "'" in code or '"' in code:
+        return None
+    while True:
+        found = _HOISTED.search(code)
+        if found is None:
+            return code
+        depth, i = 2, found.end()
+        while depth:
+            depth += {"(": 1, ")": -1}.get(code[i], 0)
+            i += 1
+        code = code[:found.start()] + "(" + code[found.end():i - 2] + ")" + code[i:]
 
 
 class Builtins:
@@ -56,8 +76,10 @@ class Builtins:
         (language/tables.py): `any(x in me.hand if x.family == led)` is the set of the cards of
         the family `led`, met with the hand in C. The set is built once per set of those values,
         which are read first (only reads that cannot fail: variables at a fixed place, `me`,
-        locals and bound names); should the set fail to build, or the values be no key of a
-        dict, the code as written runs (`code`). `answer` is the code with the set and the zone.
+        locals and bound names, and the top card of a zone, None when it is empty; a value hoisted
+        from those is computed in the set's condition); should the set fail to build (a None
+        read as a card), or the values be no key of a dict, the code as written runs (`code`),
+        failing, or not, where it would. `answer` is the code with the set and the zone.
         (Not `count`: a set of the cards counted costs more to make than a short hand to run.)"""
         if self.unhoistable or not dcode.startswith("s.z[") or inner.names[next(iter(inner.names))][1] != T.CARD:
             return code  # a `:=` cannot go here (see Calls.maybe_hoist); a zone holds each card once
@@ -70,7 +92,17 @@ class Builtins:
             if atom not in atoms:
                 atoms.append(atom)
             return f"_k{atoms.index(atom)}"
-        plain = _KEY_ATOM.sub(keyed, unmarked(cond))
+
+        def top_keyed(found) -> str:  # a top card read as a key: None when the zone is empty (the set
+            zone = found.group(1)  # then fails to build, and the code as written says what it says)
+            atom = f"(s.z[{zone}][-1] if s.z[{zone}] else None)"
+            if atom not in atoms:
+                atoms.append(atom)
+            return f"_k{atoms.index(atom)}"
+        plain = unhoisted(unmarked(cond))
+        if plain is None or ":=" in plain:
+            return code  # (a name bound inside the condition, an inlined def's argument, is no key)
+        plain = _KEY_ATOM.sub(keyed, _TOP_READ.sub(top_keyed, plain))
         if not table_safe(plain, var, _KEY_NAME) or table_reads(plain) < 1:
             return code  # (with one read too: the zone is met in C, not card by card)
         tab = self.c.module.fresh("_S")
