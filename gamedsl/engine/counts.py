@@ -49,10 +49,9 @@ def _shared(card_attrs: dict, attr: str, spec: Spec):
 
     def can(chosen, pool) -> bool:
         if chosen:
-            if len(chosen) > size:
+            pool = _unchosen(chosen, pool, size)
+            if pool is None:
                 return False
-            taken = set(chosen)
-            pool = [c for c in pool if c not in taken]
             fixed = {slot[c] for c in chosen} - {wild_slot}
             if fixed:
                 if len(fixed) > 1 or none_slot in fixed or len(chosen) + len(pool) < size:
@@ -83,10 +82,9 @@ def _run(shape: Shape, spec: Spec):
 
     def can(chosen, pool) -> bool:
         if chosen:
-            if len(chosen) > size:
+            pool = _unchosen(chosen, pool, size)
+            if pool is None:
                 return False
-            taken = set(chosen)
-            pool = [c for c in pool if c not in taken]
         if len(chosen) + len(pool) < size:
             return False
         n_wild = sum(1 for c in pool if c in wilds) + sum(1 for c in chosen if c in wilds) if wilds else 0
@@ -108,3 +106,11 @@ def _run(shape: Shape, spec: Spec):
                         return True
         return False
     return can
+
+
+def _unchosen(chosen, pool, size: int):
+    """The cards of the pool that are not chosen; None when more cards are chosen than the pattern holds."""
+    if len(chosen) > size:
+        return None
+    taken = set(chosen)
+    return [c for c in pool if c not in taken]
