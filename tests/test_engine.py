@@ -692,6 +692,53 @@ round {
     assert state.var("n") == 5 and state.var("m") == 9
 
 
+def test_a_patterns_answers_follow_what_it_reads_and_outlive_other_rule_changes():
+    # The pattern reads `size`, which `loose` changes; `noise` changes another parameter only.
+    game = load('''param size = 3
+param level = 0
+var loose = false
+var noise = 0
+modifier loosened while loose { size = 2 }
+modifier noisy while noise > 0 { level = noise }
+pattern set: size cards, same rank
+def mark() { if has(me.hand, set) { log = log * 10 + 1 } else { log = log * 10 } }
+action shake { noise += 1  mark() }
+action loosen { loose = true  mark() }
+action tighten { loose = false  mark() }
+setup {
+  move card(1, red) to seat(1).hand
+  move card(1, blue) to seat(1).hand
+  move card(3, red) to seat(1).hand
+}
+round {
+  turn seat(1) { choose shake }
+  turn seat(1) { choose loosen }
+  turn seat(1) { choose shake }
+  turn seat(1) { choose tighten }
+  turn seat(1) { choose shake }
+  end game
+}
+''')
+    assert game.prog.pattern_reads == ((game.prog.watch_items.index("loose"),),)
+    state = game.new_state(players=2, seed=1)
+    kept = []
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[0])
+        kept.append(len(state.specs))
+    # a pair is a set only while `loose` holds: each change of it is seen at once
+    assert state.var("log") == 1100
+    # ...while a change of `noise` (a new version of the rules) keeps the Spec worked out before
+    assert kept == [1, 2, 2, 3, 3]
+
+
+def test_laws_patterns_are_not_worked_out_again_when_the_turn_passes():
+    law = gamedsl.load_game(ROOT / "games" / "law.game")
+    items = law.prog.watch_items
+    assert "current" in items  # a Law's visibility reads whose turn it is...
+    for reads in law.prog.pattern_reads:  # ...but no pattern does: they read the Laws in force
+        assert {items[i] for i in reads} == {"laws", "only_for"}
+
+
 def test_true_or_false_parameters_are_set_by_modifiers():
     game = load('''param open = false
 modifier opened while count(table) > 0 { open = true }

@@ -17,7 +17,7 @@ class Cards:
         src = self.loc[card]
         w = self.watched  # None: the rules that change rules read no zone
         if w is not None and (w[src] or w[dest]):  # they read one of these
-            self.ver = next_version()
+            self.rules_changed(w[src], w[dest])
         cards = self.z[src]
         if cards[-1] == card:
             cards.pop()
@@ -39,7 +39,7 @@ class Cards:
         source = self.z[src]
         w = self.watched
         if w is not None and (w[src] or w[dest]):
-            self.ver = next_version()
+            self.rules_changed(w[src], w[dest])
         if self.move_hooks or bottom or src == dest:
             for _ in range(min(n, len(source))):
                 self.move(source[-1], dest, bottom)
@@ -66,7 +66,7 @@ class Cards:
     def move_all(self, src: int, dest: int, bottom: bool = False):
         w = self.watched
         if w is not None and (w[src] or w[dest]):
-            self.ver = next_version()
+            self.rules_changed(w[src], w[dest])
         if self.move_hooks or bottom:
             cards = list(self.z[src])
             for c in (reversed(cards) if bottom else cards):
@@ -82,6 +82,22 @@ class Cards:
         if self.known or self.told:
             self.forget(cards)
 
+    def rules_changed(self, item: int, other: int = 0):
+        """What the rules that change rules read has changed (language/watch.py): a new version of
+        the whole (their answers of the last version no longer hold) and of the watched items
+        changed (`item` and `other`: an index in watch_items plus one; 0 for none), so that a
+        pattern's Spec that reads none of them is kept (runtime.pattern_spec)."""
+        v = self.ver = next_version()
+        if item:
+            self.wv[item - 1] = v
+        if other:
+            self.wv[other - 1] = v
+
+    def all_rules_changed(self):
+        """Everything the rules that change rules read may have changed (set by hand, gathered)."""
+        v = self.ver = next_version()
+        self.wv = [v] * len(self.wv)
+
     def deal(self, n: int, src: int, base: int, start: int):
         for p in _from(self.alive, start):
             self.move_top(n, src, base + p)
@@ -90,7 +106,7 @@ class Cards:
         """Take a player out of the game: `players`, `next` and the turns skip them from now on."""
         if not self.out >> player & 1:
             if self.prog.watch_players:
-                self.ver = next_version()
+                self.rules_changed(self.game.players_item)
             self.out |= 1 << player
             self.alive = tuple(p for p in self.alive if p != player)
 
@@ -98,7 +114,7 @@ class Cards:
         """Shuffle a zone with the seeded RNG (or into the next fixed order of a scenario)."""
         fixed = self.fixed_shuffles.pop(0) if self.fixed_shuffles else None
         if self.watched is not None and self.watched[zone]:
-            self.ver = next_version()
+            self.rules_changed(self.watched[zone])
         if fixed is not None:  # a scenario's fixed order (None there: this shuffle is left to the seed)
             order = self.game.same_cards(fixed, self.z[zone])
             if order is None:
@@ -114,7 +130,7 @@ class Cards:
         """Every card, from every zone, into one zone, in card order; cards in zones marked `out`
         (out of the game) stay where they are."""
         out = self.prog.out_zones
-        self.ver = next_version()
+        self.all_rules_changed()
         if not out:
             for cards in self.z:
                 if cards:
@@ -251,7 +267,7 @@ class Cards:
 
     def set_var(self, name: str, value, who: int | None = None):
         var = self.prog.var_by_name[name]
-        self.ver = next_version()
+        self.all_rules_changed()
         self.v[var.base + (who if var.per_player or var.per_card else 0)] = value
 
     def rig(self, zones: dict, rest: int | None = None):
@@ -261,7 +277,7 @@ class Cards:
         leave (any left over go to the `rest` zone), so every card stays in exactly one zone.
         """
         listed = [c for cards in zones.values() for c in cards]
-        self.ver = next_version()
+        self.all_rules_changed()
         if len(set(listed)) != len(listed):
             dup = next(c for c in listed if listed.count(c) > 1)
             raise ValueError(f"{self.game.card_name(dup)} is listed twice")

@@ -231,7 +231,7 @@ class Decisions:
         """Recompute the pending decision after a scenario changed the state by hand.
 
         With window=False (a re-dealt copy of the same moment), no new reaction window opens."""
-        self.ver += 1  # a scenario may have set zones or variables by hand
+        self.all_rules_changed()  # a scenario may have set zones or variables by hand
         if self.pending is not None and self.window is not None and window and self.window[0] == "react" \
                 and not self.window[3]:  # a reaction window nobody answered yet: the moment starts again
             deferred, self.window, self.pending = self.window[1], None, None

@@ -57,9 +57,13 @@ class Game(View):
         # has an instance for every possible seat; those past the last player stay empty for ever)
         self.live_zones = {n: tuple(k for k, (z, seat) in self._instance_names.items() if seat is None or seat < n)
                            for n in range(prog.min_players, prog.max_players + 1)}
-        watch = prog.watch_zones  # per zone instance: whether parameters and patterns read it
-        self.watched = tuple(watch == "*" or self._instance_names[k][0].name in watch
-                             for k in range(prog.zone_count)) if watch else None
+        # per zone instance: whether parameters and patterns read it, as its index in
+        # prog.watch_items plus one (0: not read)
+        watch, items = prog.watch_zones, prog.watch_items
+        self.watched = tuple(1 if watch == "*" else items.index(name) + 1 if name in watch else 0
+                             for name in (self._instance_names[k][0].name for k in range(prog.zone_count))) \
+            if watch else None
+        self.players_item = 0 if not prog.watch_players else 1 if items == ("*",) else items.index(" players") + 1
         self._card_aliases = self._aliases()
         # Cards are shown sorted by their last attribute first: suit, then rank.
         self._sort_keys = [tuple(prog.card_attrs[a][c] for a, _, _ in reversed(prog.attributes)) + (c,)

@@ -177,7 +177,28 @@ def pattern_spec(s, k: int, owner: int):
     key = ("spec", k, owner, s.me)
     found = cache.get(key, cache)
     if found is cache:
-        found = cache[key] = _pattern_spec(s, s.prog.patterns[k], owner)
+        found = cache[key] = _spec_now(s, k, owner)
+    return found
+
+
+SPECS_KEPT = 4096  # the Specs a state and its copies keep, by the versions of what they read
+
+
+def _spec_now(s, k: int, owner: int):
+    """Pattern k's Spec for `owner`, worked out again only when something it reads has changed
+    since (a change of the rules elsewhere, whose turn it is, leaves it as it was): kept by the
+    versions of the watched zones and variables it reads (language/watch.py: reads_by_pattern)."""
+    reads = s.prog.pattern_reads
+    if reads is None:  # what it reads cannot be told
+        return _pattern_spec(s, s.prog.patterns[k], owner)
+    wv = s.wv
+    key = (k, owner, s.me, *[wv[i] for i in reads[k]])
+    specs = s.specs
+    found = specs.get(key, specs)
+    if found is specs:
+        if len(specs) >= SPECS_KEPT:
+            specs.clear()
+        found = specs[key] = _pattern_spec(s, s.prog.patterns[k], owner)
     return found
 
 

@@ -45,7 +45,7 @@ class State(Flow, Decisions, Cards, Checks):
                  "pending", "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
                  "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "simple", "steps", "skips",
                  "checking", "move_limit", "known", "told", "out", "alive", "window", "times", "window_start", "late",
-                 "last_actor", "hbase", "passes", "ver", "pcache", "pver", "watched", "arrivals", "saw", "ranked_by",
+                 "last_actor", "hbase", "passes", "ver", "pcache", "pver", "wv", "specs", "watched", "arrivals", "saw", "ranked_by",
                  "shared", "quiet")
 
     @_rules_run
@@ -107,7 +107,10 @@ class State(Flow, Decisions, Cards, Checks):
         # Parameters and patterns are read over and over; their answers hold until what they read
         # changes (a new `ver`; watch.py): `pcache` holds the answers of version `pver`.
         self.ver, self.pcache, self.pver = next_version(), {}, None
-        self.watched = game.watched  # per zone instance: whether parameters and patterns read it
+        # ...and each watched zone or variable has a version of its own (its last change): a
+        # pattern's Spec is kept in `specs` (shared with the copies) for the versions of what it reads
+        self.wv, self.specs = [self.ver] * len(prog.watch_items), {}
+        self.watched = game.watched  # per zone instance: its index in watch_items plus one, or 0
         self.simple = self.watched is None and not self.move_hooks  # a card's move needs no more than moving it
         first = prog.zones[0].base if prog.zones else 0
         self.loc = [first] * prog.card_count()
@@ -381,6 +384,7 @@ class State(Flow, Decisions, Cards, Checks):
         other.last_actor = self.last_actor
         other.passes = self.passes[:]
         other.ver, other.pcache, other.pver, other.watched = self.ver, self.pcache, self.pver, self.watched
+        other.wv, other.specs = self.wv[:], self.specs
         other.simple = other.watched is None and not other.move_hooks
         return other
 

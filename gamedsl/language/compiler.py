@@ -21,7 +21,7 @@ from .loops import LoopChecker
 from .modifiers import Modifiers
 from .program import MAX_SEATS, Program, Unit
 from .rules import Rules
-from .watch import watched
+from .watch import reads_by_pattern, watched
 
 FLOWS = ("setup", "round", "outcome")
 
@@ -79,6 +79,11 @@ class Compiler:
         c = self.c
         if c.gm.of(m.ParamDecl) or c.gm.of(m.PatternDecl) or c.gm.of(m.ModifierDecl):  # what their answers read
             c.watch_zones, c.watch_vars = watched(c.gm, set(c.zone_by_name), set(c.var_by_name))
+            if "*" in (c.watch_zones, c.watch_vars):
+                c.watch_items = ("*",)
+            else:  # each with a version of its own (engine/runtime.py: pattern_answers)
+                c.watch_items = (*sorted(c.watch_zones), *sorted(c.watch_vars))
+                c.pattern_reads = reads_by_pattern(c.gm, set(c.zone_by_name), set(c.var_by_name), c.watch_items)
         self.decls.params()
         self.decls.defs()
         self.decls.patterns()
@@ -140,6 +145,7 @@ class Compiler:
             act_sets={name: names for names, name in self.flow.act_sets.items()},
             has_move_triggers=c.has_move_triggers, trigger_spans=self.rules.block_spans,
             watch_zones=c.watch_zones, watch_players=c.watch_vars == "*" or " players" in c.watch_vars,
+            watch_items=c.watch_items, pattern_reads=c.pattern_reads,
             module=c.module.source(), spans=c.module.spans, loops=c.module.loops, via=c.module.via,
             coverage=c.module.coverage, markers=c.module.markers, data=c.data, messages=c.messages,
             version=__version__)

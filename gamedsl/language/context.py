@@ -127,6 +127,8 @@ class Context:
         self.in_outcome = False
         self.watch_zones: frozenset | str = frozenset()  # what parameters and patterns read (watch.py)
         self.watch_vars: frozenset | str = frozenset()
+        self.watch_items: tuple = ()  # the watched zones and variables, each versioned on its own
+        self.pattern_reads: tuple | None = None  # per pattern: the indices in watch_items of what it reads
         self.reactions = any(a.anytime for a in gm.of(m.ActionDecl))
         # `end turn` in an action, a trigger or steps may end a turn of another frame (State.end_turn)
         self.ends_turns_elsewhere = any(_ends_turn(d.body) for d in (*gm.of(m.ActionDecl), *gm.of(m.TriggerDecl),
@@ -209,11 +211,12 @@ class Context:
             return " ".join(line.strip() for line in lines[span.line - 1: span.end_line])
         return ""
 
-    def watches(self, target: m.Expr) -> bool:
-        """Whether assigning this variable changes what parameters, modifiers or patterns read."""
-        if not self.watch_vars:
-            return False
-        return self.watch_vars == "*" or target.name in self.watch_vars
+    def watch_item(self, target: m.Expr) -> int | None:
+        """The index in watch_items of a variable whose assignment changes what parameters,
+        modifiers or patterns read (their answers change), or None."""
+        if not self.watch_vars or (self.watch_vars != "*" and target.name not in self.watch_vars):
+            return None
+        return 0 if self.watch_items == ("*",) else self.watch_items.index(target.name)
 
     def hooks(self, event: str) -> bool:
         """Whether the game has triggers (labelled or not) for a turn or round event."""

@@ -201,6 +201,9 @@ class Program:
     has_move_triggers: bool = False
     watch_zones: object = frozenset()  # the zones parameters and patterns read (names, or "*": all)
     watch_players: bool = False  # ...and whether they read who is still in the game
+    # the watched zones and variables (and " players"), or ("*",): each has a version of its own (State.wv)
+    watch_items: tuple = ()
+    pattern_reads: tuple | None = None  # per pattern: the indices in watch_items of what its Spec reads
     trigger_spans: dict = attrs.Factory(dict)  # a trigger's first block -> its span
     module: str = ""  # the generated Python source
     module_name: str = ""  # the file name its code is compiled under (located errors find it by it)

@@ -96,8 +96,9 @@ class Straight:
         else:
             self.x.want(typ, ttyp, st.value.span)
         self.emit(lines, ind, f"{tcode} {st.op} ({code})", st.span)
-        if self.c.watches(st.target):  # the rules that change rules read it: their answers change
-            self.emit(lines, ind, "s.ver = _next_version()", st.span)
+        item = self.c.watch_item(st.target)
+        if item is not None:  # the rules that change rules read it: their answers change
+            self.emit(lines, ind, f"s.ver = s.wv[{item}] = _next_version()", st.span)
 
     def target(self, t: m.Expr, scope):
         """(python target, type) of an assignment's left side."""
