@@ -75,7 +75,7 @@ def _fits(state, card: int, entries, seat: int) -> bool:
 
 def _other_answers(state, seat: int, rng: random.Random):
     """The others' answers already given in the open window changed, and who is still to answer after the seat."""
-    kind, _, queue, answers, actions, _ = state.window
+    kind, _, queue, answers, actions = state.window[:5]
     no_reaction = state.prog.no_reaction
     for k, (_, n, player, _, index) in enumerate(answers):
         if player == seat:

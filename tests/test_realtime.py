@@ -274,3 +274,18 @@ def test_others_letting_a_moment_pass_is_not_seen_even_in_the_move_count(game):
     after = {p: state.observation(p)["move"] for p in range(3)}
     assert after[0] - before[0] == 1          # P1 saw only their own call
     assert after[1] - before[1] == 2 and after[2] - before[2] == 2   # the call, and their own pass
+
+
+def test_a_change_by_hand_in_an_open_window_is_seen_by_those_still_to_answer(game):
+    # Everyone may react (catch a player down to one card, or call "last!"); each is asked the
+    # moves worked out as the window opened, unless the state changed since.
+    state = rigged(game, 3, ["1 blue 3 blue", "2 red", "4 blue"], "1 red")
+    names = lambda: sorted(game.action_to_string(a) for a in state.legal_actions())  # noqa: E731
+    assert state.current_player() == 0 and names() == ["catch P2", "catch P3", "no reaction"]
+    move(state, "no reaction")
+    assert state.current_player() == 1 and names() == ["catch P3", "last!", "no reaction"]
+    state.rig({game.zone_instance("hand", 2): game.parse_cards("4 blue 2 blue")}, rest=game.zone_instance("deck"))
+    state.refresh()  # P3 holds two cards now: nobody may catch them, and they may not call "last!"
+    assert state.current_player() == 1 and names() == ["last!", "no reaction"]
+    move(state, "no reaction")
+    assert state.current_player() == 2 and names() == ["catch P2", "no reaction"]

@@ -131,20 +131,23 @@ class Decisions:
         reactions = self.prog.reactions
         if not reactions or self.window is not None or self.terminal:
             return False
-        some = self.game.reaction_check
-        eligible = []
+        some, legal_of = self.game.reaction_check, self.game.reaction_legal
+        eligible = {}  # each player who could react: their moves, which the window asks them at once
         prev = self.me
         key = (self.alive, first)  # _from, its table read in place: asked before every decision
         try:
             for p in (_ROTATIONS[key] if key in _ROTATIONS else _from(*key)):
                 self.me = p
-                if some(self):
-                    eligible.append(p)
+                if some(self):  # (stops at the first move found: most players have none)
+                    legal: list[int] = []
+                    legal_of(self, legal)
+                    eligible[p] = legal
         finally:
             self.me = prev
         if eligible:
-            self.open_window("react", deferred, eligible, self.prog.reactions)
-        return bool(eligible)
+            self.open_window("react", deferred, list(eligible), self.prog.reactions, eligible)
+            return True
+        return False
 
     def can_react(self, player: int) -> bool:
         """Whether a player has an anytime move now (stops at the first one found)."""
@@ -162,20 +165,22 @@ class Decisions:
         legal: list[int] = []
         prev, self.me = self.me, player
         try:
-            for act in self.prog.reactions:
-                act.legal(self, legal)
+            self.game.reaction_legal(self, legal)
         finally:
             self.me = prev
         return legal
 
-    def open_window(self, kind: str, deferred, players: list, actions: tuple):
+    def open_window(self, kind: str, deferred, players: list, actions: tuple, ready: dict | None = None):
         """Ask several players at once: each answers without seeing the others' answers, with a
         reaction time; then the answers run fastest first, each only if it is still legal then.
 
         kind "react": the anytime moves, or no reaction; afterwards the deferred decision is asked.
         kind "race": every listed player must answer with one of the race's actions.
-        kind "simultaneous": the same, without reaction times: the answers run in the order asked."""
-        self.window = [kind, deferred, list(players), [], actions, self.last_actor if kind == "react" else -1]
+        kind "simultaneous": the same, without reaction times: the answers run in the order asked.
+
+        `ready` holds the moves of players already worked out for this moment (nothing the answers
+        change is read by them): each is asked them as they are."""
+        self.window = [kind, deferred, list(players), [], actions, self.last_actor if kind == "react" else -1, ready]
         self.window_start = self.moves
         self._pose_window()
 
@@ -183,11 +188,13 @@ class Decisions:
         """Ask the next player in the window; one with nothing to answer is skipped (with keep, as
         in a re-dealt copy of this moment, they are asked anyway and may only let it pass: who is
         asked must not depend on cards others cannot see)."""
-        kind, _, queue, _, actions, _ = self.window
+        kind, _, queue, _, actions, _, ready = self.window
         while queue:
             player = queue[0]
             if kind == "react":
-                legal = self.reactions_of(player)
+                legal = ready.pop(player, None) if ready and not keep else None
+                if legal is None:
+                    legal = self.reactions_of(player)
                 offered = actions + (self.prog.no_reaction,)
                 if legal or keep:
                     legal.append(self.prog.no_reaction.first_id)
@@ -210,7 +217,7 @@ class Decisions:
 
     def _close_window(self):
         """Every answer is in: run them fastest first (ties, and simultaneous choices, in the order asked)."""
-        kind, deferred, _, answers, _, first = self.window
+        kind, deferred, _, answers, _, first, _ = self.window
         self.window = None
         # The player whose move opened a reaction window is still in motion: their answer
         # comes first ("say it as you play"); the others count fastest first.
@@ -232,6 +239,8 @@ class Decisions:
 
         With window=False (a re-dealt copy of the same moment), no new reaction window opens."""
         self.all_rules_changed()  # a scenario may have set zones or variables by hand
+        if self.window is not None:
+            self.window[6] = None  # the moves worked out for the players still to answer
         if self.pending is not None and self.window is not None and window and self.window[0] == "react" \
                 and not self.window[3]:  # a reaction window nobody answered yet: the moment starts again
             deferred, self.window, self.pending = self.window[1], None, None

@@ -44,6 +44,7 @@ class Game(View):
         self.matcher = Matcher(prog.card_attrs) if prog.patterns else None
         # whether `me` has an anytime move: one action's some_NAME, or all of theirs in one function
         self.reaction_check = prog.reaction_check or (prog.reactions[0].some if prog.reactions else None)
+        self.reaction_legal = prog.reaction_legal or (prog.reactions[0].legal if prog.reactions else None)
         self._move_index: dict = {}  # (from, to) zone instances -> the move triggers that may match
         self._instance_names = {}
         for z in prog.zones:

@@ -50,6 +50,7 @@ def link(prog, code=None):
             unit.entry = fn(unit.entry)
     prog.heuristic, prog.end_when = fn(prog.heuristic), fn(prog.end_when)
     prog.reaction_check = fn(prog.reaction_check)
+    prog.reaction_legal = fn(prog.reaction_legal)
     prog.invariants = {when: [(name, fn(f), span) for name, f, span in found]
                        for when, found in prog.invariants.items()}
     prog.trigger_spans = {fn(name): span for name, span in prog.trigger_spans.items()}

@@ -94,7 +94,7 @@ class State(Flow, Decisions, Cards, Checks):
         self.alive = tuple(range(players))  # the players still in the game, in seat order
         # A reaction window or race collecting answers: [kind, deferred ("ask"/"race", who, actions)
         # or None, players still to answer, answers [(time, n, player, action, move index)],
-        # actions offered, the player in motion]
+        # actions offered, the player in motion, {player: moves worked out when it opened} or None]
         self.window = None
         self.window_start = -1  # the move index where the open window's answers begin
         self.times: dict[int, float] = {}  # move index -> reaction time (seconds), for window answers
@@ -379,7 +379,7 @@ class State(Flow, Decisions, Cards, Checks):
         other.told = dict(self.told) if self.told else {}
         other.out, other.alive = self.out, self.alive
         w = self.window
-        other.window = None if w is None else [w[0], w[1], w[2][:], w[3][:], w[4], w[5]]
+        other.window = None if w is None else [w[0], w[1], w[2][:], w[3][:], w[4], w[5], None]
         other.window_start = self.window_start
         other.last_actor = self.last_actor
         other.passes = self.passes[:]

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from ..language import types as T
 from ..language.program import MAX_SEATS
 from .flow import action_exit
+from .runtime import rules_cache
 
 if TYPE_CHECKING:
     from .state import State
@@ -256,6 +257,18 @@ class View:
 
     def seen_by(self, state: State, instance: int, on_top: bool) -> int:
         """The players who see a card in a zone instance now, as a bit mask."""
+        z, owner = self._instance_names[instance]
+        if not z.changes:
+            return self._seen_by(state, instance, on_top)
+        # the modifiers that change it are read once until the rules change (runtime.rules_cache)
+        cache = rules_cache(state)
+        key = ("seen", instance, on_top, state.me)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = self._seen_by(state, instance, on_top)
+        return found
+
+    def _seen_by(self, state: State, instance: int, on_top: bool) -> int:
         z, owner = self._instance_names[instance]
         if owner is not None or not z.changes:  # one visibility for every viewer (a zone's owner decides)
             vis = self.visibility(state, instance, 0) if z.changes else z.visibility

@@ -83,6 +83,7 @@ class Actions:
         self.decls: dict[str, tuple[m.ActionDecl, Scope]] = {}  # action name -> (declaration, its scope)
         self.ids = 0
         self.some_bodies: list = []  # each anytime action's some_NAME, as a body that breaks out when it has none
+        self.legal_bodies: list = []  # ...and its legal_NAME, likewise
 
     def headers(self):
         c = self.c
@@ -173,22 +174,26 @@ class Actions:
 
     def reactions(self) -> tuple:
         """The anytime actions, the move that lets a reaction window pass (added when there are any),
-        and the function that says whether `me` has any anytime move (None when there is one or none)."""
+        the function that says whether `me` has any anytime move and the one that lists them all
+        (None when there is one or none)."""
         reactions = tuple(a for a in self.actions if a.anytime)
-        check = None
+        check = legal = None
         if len(reactions) > 1:  # asked of every player before every decision: one call, not one per action
-            body = [("    pass", Span())]
-            for lines in self.some_bodies:
-                body += [("    for _ in _ONCE:", None)] + [("    " + _indent(text), span) for text, span in lines]
-            check = self.c.module.function("some_reaction", "s", body + [("    return False", None)], Span())
+            # any order gives the same answer: the cheap ones first (a pattern to match or a loop
+            # over cards costs most), so that a player who has a move is found early
+            cheap_first = sorted(self.some_bodies, key=lambda lines: sum(
+                text.count("_can_make") * 4 + text.count(" for ") for text, _ in lines))
+            check = self.c.module.function("some_reaction", "s", _one_body(cheap_first) + [
+                ("    return False", None)], Span())
+            legal = self.c.module.function("legal_reactions", "s, out", _one_body(self.legal_bodies), Span())
         if reactions:
             act = Action(NO_REACTION, NO_REACTION, self.ids, 1, None, Span())
             act.legal = self.c.module.function(
                 "legal_no_reaction", "s, out", [(f"    out.append({self.ids})", Span())], Span())
             self.actions.append(act)
             self.ids += 1
-            return reactions, act, check
-        return reactions, None, check
+            return reactions, act, check, legal
+        return reactions, None, check, legal
 
     def legal_fn(self, act: Action, domain_code, conds: list, scope: Scope) -> str:
         """The generated function that appends an action's legal move ids to a list (`legal_NAME(s,
@@ -204,14 +209,16 @@ class Actions:
             self.c.module.function(f"some_{act.name}", "s", self.legal_lines(act, domain_code, conds, True),
                                    act.span)
             self.some_bodies.append(self.legal_lines(act, domain_code, conds, True, "break"))
+            self.legal_bodies.append(self.legal_lines(act, domain_code, conds, False, "break"))
         return name
 
-    def legal_lines(self, act: Action, domain_code, conds: list, some: bool, fail: str = "return False") -> list:
+    def legal_lines(self, act: Action, domain_code, conds: list, some: bool, fail: str | None = None) -> list:
         """The body of legal_NAME, or of some_NAME (`some`), which returns True at the first legal
         move and else runs `fail`."""
         init = [(self.hoist_init(self.x.hoist), None)] if self.x.hoist else []
         lines = [("    pass", act.span)] + init
-        none = f"        {fail}" if some else "        return"
+        fail = fail or ("return False" if some else "return")
+        none = f"        {fail}"
         if domain_code is None:
             test = " and ".join("(" + " or ".join(parts) + ")" for parts in conds) or "True"
             if some:
@@ -255,7 +262,7 @@ class Actions:
         else:
             if pres and len(pres) == len(tests):  # every condition holds for every candidate: all are legal
                 lines += [(f"    if {' and '.join(pres)}:", None),
-                          (f"        out += [{act.first_id} + x for x in dom]", None), ("        return", None)]
+                          (f"        out += [{act.first_id} + x for x in dom]", None), (f"        {fail}", None)]
             if not tests:
                 return lines + [(f"    out += [{act.first_id} + x for x in dom]", None)]
             then, tail = f"            out.append({act.first_id} + x)", []
@@ -265,7 +272,7 @@ class Actions:
             if fast == ["_t[x]"] and some:  # the table is the set of the cards that have the move
                 body = [("    if not _t.isdisjoint(dom):", None), ("        return True", None), *tail]
             else:
-                body = [("    for x in dom:", None), *self.test_lines(fast, then), *(tail or [("    return", None)])]
+                body = [("    for x in dom:", None), *self.test_lines(fast, then), *(tail or [(f"    {fail}", None)])]
             lines += prelude + [("    if _t is not None:", None)] + [("    " + _indent(text), span) for text, span in body]
         # (a loop, not a list comprehension: fewer calls, but 4% slower for hands of a few cards)
         return lines + [("    for x in dom:", None), *self.test_lines(tests, then), *tail]
@@ -360,3 +367,12 @@ class Actions:
             return None
         close = did_you_mean(name, [n for n, (d, _) in self.decls.items() if d.span.file])
         return f"the base has no action '{name}', so this one is added: {close[:-1]}, to replace it?" if close else None
+
+
+def _one_body(bodies: list) -> list:
+    """Several functions' bodies as one: each runs inside `for _ in _ONCE:`, which it leaves
+    with `break` where it would have returned."""
+    body = [("    pass", Span())]
+    for lines in bodies:
+        body += [("    for _ in _ONCE:", None)] + [("    " + _indent(text), span) for text, span in lines]
+    return body

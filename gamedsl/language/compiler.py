@@ -50,7 +50,7 @@ class Compiler:
         self.rules.compile_patterns()
         self.rules.var_initializers()
         self.actions.headers()
-        reactions, no_reaction, reaction_check = self.actions.reactions()
+        reactions, no_reaction, reaction_check, reaction_legal = self.actions.reactions()
         flows = self.flows()
         self.actions.bodies()
         self.rules.compile_triggers()
@@ -64,7 +64,8 @@ class Compiler:
         self.endless_loops()
         if c.diags:
             raise SourceError(c.gm.filename, c.gm.text, c.one_message_each(), c.gm.sources)
-        return self.program(flows, reactions, no_reaction, reaction_check, invariants, heuristic, end_when)
+        return self.program(flows, (reactions, no_reaction, reaction_check, reaction_legal), invariants, heuristic,
+                            end_when)
 
     def declare(self):
         """The passes that name things and lay out cards, zones and variables."""
@@ -120,8 +121,9 @@ class Compiler:
             c.error("this loop never ends once it begins: nothing in it changes what its condition reads",
                     loop.span, "change what the condition reads inside the loop, or leave it with 'end'")
 
-    def program(self, flows, reactions, no_reaction, reaction_check, invariants, heuristic, end_when) -> Program:
+    def program(self, flows, anytime, invariants, heuristic, end_when) -> Program:
         c, acts = self.c, self.actions
+        reactions, no_reaction, reaction_check, reaction_legal = anytime
         units = flows["units"]
         return Program(
             name=c.name, filename=c.gm.filename, text=c.gm.text, sources=dict(c.gm.sources),
@@ -135,6 +137,7 @@ class Compiler:
             vars=c.var_list, var_by_name=c.var_by_name, var_count=c.var_count,
             actions=acts.actions, action_by_name={a.name: a for a in acts.actions if a.step < 0},
             action_count=acts.ids, reactions=reactions, no_reaction=no_reaction, reaction_check=reaction_check,
+            reaction_legal=reaction_legal,
             setup=units["setup"], round=units.get("round"), outcome=units["outcome"],
             triggers=self.rules.triggers, ordered=self.rules.ordered, params=self.mods.params,
             patterns=self.rules.patterns,

@@ -192,6 +192,7 @@ class Program:
     same_changes: dict  # attribute -> ((condition, value indices that count as one), ...)
     wild_changes: dict  # attribute -> ((condition, cards wild for it), ...)
     reaction_check: object = None  # fn(state): whether `me` has any anytime move (with two or more of them)
+    reaction_legal: object = None  # fn(state, out): appends every anytime move of `me` (likewise)
     modifiers: tuple = ()  # (name, condition fn(state, [owner]) -> bool, span): every modifier, in file order
     end_when: object = None  # fn(state, env) or None
     heuristic: object = None  # fn(state, env): how good the state is for state.me
