@@ -149,17 +149,6 @@ class Decisions:
             return True
         return False
 
-    def can_react(self, player: int) -> bool:
-        """Whether a player has an anytime move now (stops at the first one found)."""
-        prev, self.me = self.me, player
-        try:
-            for act in self.prog.reactions:
-                if act.some(self):
-                    return True
-        finally:
-            self.me = prev
-        return False
-
     def reactions_of(self, player: int) -> list[int]:
         """The anytime moves a player could make now."""
         legal: list[int] = []

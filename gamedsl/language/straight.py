@@ -72,6 +72,12 @@ class Straight:
         line = ("    " * ind + text, span)
         lines.append(line + (SAME, self.via) if self.via else line)
 
+    def emit_block(self, lines: list, ind: int, block: str, span: Span):
+        """Several lines, each a level deeper for every four spaces it is indented in `block`."""
+        for text in block.strip("\n").splitlines():
+            code = text.lstrip(" ")
+            self.emit(lines, ind + (len(text) - len(code)) // 4, code, span)
+
     def emit_step(self, lines: list, ind: int, span: Span):
         """One turn of a loop: counted, so that rules that never ask for a move are stopped."""
         self.emit(lines, ind, "s.steps += 1", span)
@@ -184,17 +190,18 @@ class Straight:
         # State.move, inlined where nothing else must happen (no rule reads the zones, nobody knows the card)
         self.emit(lines, ind, f"_mc = {card}", st.span)
         self.emit(lines, ind, f"_md = {dest}", st.span)
-        self.emit(lines, ind, "if s.simple and not s.told and _mc is not None and _mc >= 0 and _mc not in s.known:",
-                  st.span)
-        self.emit(lines, ind + 1, "_ml = s.z[s.loc[_mc]]", st.span)
-        self.emit(lines, ind + 1, "if _ml[-1] == _mc:", st.span)
-        self.emit(lines, ind + 2, "del _ml[-1]", st.span)
-        self.emit(lines, ind + 1, "else:", st.span)
-        self.emit(lines, ind + 2, "_ml.remove(_mc)", st.span)
-        self.emit(lines, ind + 1, "s.z[_md].append(_mc)", st.span)
-        self.emit(lines, ind + 1, "s.loc[_mc] = _md", st.span)
-        self.emit(lines, ind, "else:", st.span)
-        self.emit(lines, ind + 1, "s.move(_mc, _md, False)", st.span)
+        self.emit_block(lines, ind, """
+if s.simple and not s.told and _mc is not None and _mc >= 0 and _mc not in s.known:
+    _ml = s.z[s.loc[_mc]]
+    if _ml[-1] == _mc:
+        del _ml[-1]
+    else:
+        _ml.remove(_mc)
+    s.z[_md].append(_mc)
+    s.loc[_mc] = _md
+else:
+    s.move(_mc, _md, False)
+""", st.span)
 
     def gen_moven(self, st: m.MoveN, scope, ind, lines):
         src = self.zone_expr(st.source, scope)
@@ -204,14 +211,16 @@ class Straight:
         elif st.count is None:  # State.move_all, inlined where nothing else must happen
             self.emit(lines, ind, f"_ms = {src}", st.span)
             self.emit(lines, ind, f"_md = {dest}", st.span)
-            self.emit(lines, ind, "if s.simple and not (s.known or s.told) and _ms != _md:", st.span)
-            self.emit(lines, ind + 1, "_ml = s.z[_ms]", st.span)
-            self.emit(lines, ind + 1, "for _mc in _ml:", st.span)
-            self.emit(lines, ind + 2, "s.loc[_mc] = _md", st.span)
-            self.emit(lines, ind + 1, "s.z[_md] += _ml", st.span)
-            self.emit(lines, ind + 1, "del _ml[:]", st.span)
-            self.emit(lines, ind, "else:", st.span)
-            self.emit(lines, ind + 1, "s.move_all(_ms, _md, False)", st.span)
+            self.emit_block(lines, ind, """
+if s.simple and not (s.known or s.told) and _ms != _md:
+    _ml = s.z[_ms]
+    for _mc in _ml:
+        s.loc[_mc] = _md
+    s.z[_md] += _ml
+    del _ml[:]
+else:
+    s.move_all(_ms, _md, False)
+""", st.span)
         else:
             n = self.x.fn_code(st.count, scope, T.NUM)
             self.emit(lines, ind, f"s.move_top({n}, {src}, {dest}, {st.bottom})", st.span)
