@@ -43,7 +43,7 @@ class Served:
         assert found, f"no address in {line!r}: {self.proc.stderr.read() if self.proc.poll() is not None else ''}"
         self.url = found[1]
         deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:  # the lifespan (resuming tables) runs before requests are served
+        while time.monotonic() < deadline:  # it answers at once; its tables are resumed meanwhile (resumed())
             try:
                 if httpx.get(self.url + "/api/game", timeout=2).status_code == 200:
                     return self
@@ -51,6 +51,17 @@ class Served:
                 pass
             time.sleep(0.05)
         raise AssertionError("the server did not answer")
+
+    def resumed(self, timeout: float = 20) -> list:
+        """Wait until every table a restarted server found is back (until then it is listed as
+        resuming); returns the tables listed."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            listed = httpx.get(self.url + "/api/tables", timeout=2).json()
+            if not any("resuming" in t for t in listed):
+                return listed
+            time.sleep(0.05)
+        raise AssertionError(f"tables still resuming after {timeout} s")
 
     def kill(self):
         """kill -9: no chance to close anything."""
