@@ -16,8 +16,9 @@ class GreedyAgent:
     plays the move with the best average heuristic. The cards it was shown count as known, so a
     peek at a hidden card sharpens its play. When a move leads to another decision of its own
     (keep a card, then choose what to discard; pass three cards one by one), it plays those on
-    as it would, each the best one step ahead, up to `lookahead` decisions (not into a reaction
-    window or race, whose outcome is a matter of random reaction times), and counts where they
+    as it would, each the best one step ahead, up to `lookahead` decisions (into a reaction window
+    it is asked in, whose other answers are settled, but not into a race or simultaneous choice,
+    whose outcome is a matter of random reaction times or secret choices), and counts where they
     lead: their cost adds up instead of multiplying. It samples up to `samples` worlds, and
     no more once `budget` moves have been tried (one world at least), so a wide decision costs
     about as much as a narrow one. A game without a `heuristic` only makes it prefer moves that
@@ -59,14 +60,16 @@ class GreedyAgent:
     def _after(self, world, action: int, me: int) -> float:
         """The value for `me` of a move, its own next decisions played on, each the best one step ahead.
 
-        No lookahead from an answer in a reaction window or race, nor into one: what follows meets
-        random reaction times, and two moves compared on different random outcomes would be
+        No lookahead from an answer in a reaction window or race, nor into a race: what follows
+        meets random reaction times, and two moves compared on different random outcomes would be
         compared by chance (a slap on the wrong card looked good whenever the next card turned up
-        a jack). Such an answer is judged by where it leads once the moment is settled."""
+        a jack). Such an answer is judged by where it leads once the moment is settled. A reaction
+        window the move opens for `me` is followed: «ЛОЛ!» said as the last card but one is played
+        is part of the move (judged before it is said, the play looked worse than drawing)."""
         answering = world.window is not None
         after = self._try(world, action, me)
         for _ in range(0 if answering else self.lookahead):
-            if after.terminal or after.current_player() != me or after.window is not None:
+            if after.terminal or after.current_player() != me or _racing(after):
                 break
             after = max((self._try(after, a, me) for a in after.legal_actions()), key=lambda w: w.evaluate(me))
         return after.evaluate(me)
@@ -78,6 +81,14 @@ class GreedyAgent:
         _settle(after, me)
         self.tried += 1
         return after
+
+
+def _racing(state) -> bool:
+    """Whether a race or simultaneous choice is open: its outcome is a matter of chance (reaction
+    times, the others' secret choices), so no lookahead goes into it. A reaction window the player
+    is asked in is followed: what they say as they play ("ЛОЛ!" with their last card but one) is
+    part of the move, and the others' answers in it are already settled."""
+    return state.window is not None and state.window[0] != "react"
 
 
 def _reseeded(state, rng):
