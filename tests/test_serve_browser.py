@@ -49,9 +49,9 @@ def _lobby(browser, url: str, players: int, seats: list[str], options: dict, see
             field.fill(str(value))
     page.fill("#seed", str(seed))
     page.click("#create")
-    page.wait_for_selector("a.spectator-link")
-    links = [a.get_attribute("href") for a in page.locator("a.seat-link").all()]
-    spectator = page.locator("a.spectator-link").get_attribute("href")
+    page.wait_for_selector("#links a.spectator-link")
+    links = [a.get_attribute("href") for a in page.locator("#links a.seat-link").all()]
+    spectator = page.locator("#links a.spectator-link").get_attribute("href")
     page.close()
     return links, spectator
 

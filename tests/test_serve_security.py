@@ -407,8 +407,8 @@ def test_in_a_browser_the_pages_work_under_the_csp_and_another_site_can_neither_
                 page.locator("#seats select").nth(k).select_option("human" if k == 0 else "random")
             page.fill("#seed", str(top))
             page.click("#create")
-            page.wait_for_selector("a.spectator-link")
-            link = page.locator("a.seat-link").first.get_attribute("href")
+            page.wait_for_selector("#links a.spectator-link")
+            link = page.locator("#links a.seat-link").first.get_attribute("href")
             assert log_lines(logs(data)[0])[0]["seed"] == top
             page.goto(server.url + link)
             page.wait_for_selector("#moves button")
