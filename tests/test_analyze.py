@@ -31,7 +31,7 @@ param bonus per player = 0
 modifier lucky while count(owner.hand) > 5 { bonus += 1 }
 action lay (c in me.hand) { move c to table  me.pts += number(c.rank) }
 action shout "shout" if count(me.hand) > 5 { say "never said" }
-on move c from deck to p.hand if c.rank == 1 { say "dealt a 1" }
+on move c from deck to p.hand if c.rank == 1 { say "dealt a 1" to p }
 setup { shuffle deck  deal 2 from deck to hand }
 round {
   for each p in players { turn p { choose lay, shout } }

@@ -162,16 +162,22 @@ def test_same_seed_same_bot_game(tmp_path):
 
 
 def test_default_seed_and_log_path(tmp_path, capsys):
+    """A seed chosen by gamedsl is said only once the game is over (whoever knows it knows every
+    card), nor is it in the log's name; the log is its owner's alone (it holds the seed and every move in full)."""
     # No --seats and no terminal: every seat is a bot and the game runs to its end.
     assert main(["play", GAME, *SHORT]) == 0
     out = capsys.readouterr().out
     logs = list(tmp_path.glob("gamedsl-laus-*.jsonl"))
     assert len(logs) == 1
     start, end = lines_of(logs[0])[0], lines_of(logs[0])[-1]
-    assert f"seed {start['seed']}" in out and logs[0].name == f"gamedsl-laus-{start['seed']}.jsonl"
+    assert re.fullmatch(r"gamedsl-laus-\d{8}-\d{6}-[0-9a-f]{4}\.jsonl", logs[0].name), logs[0].name
+    assert str(start["seed"]) not in logs[0].name
+    said = out.index(f"seed {start['seed']}")
+    assert out.count(str(start["seed"])) == 1 and said > out.index("Game over")
     assert start["seats"] == ["greedy"] * 3 and end["type"] == "end"
-    # The same seed again would overwrite the log: refused.
-    assert main(["play", GAME, "--seed", str(start["seed"]), *SHORT]) == 1
+    assert logs[0].stat().st_mode & 0o777 == 0o600
+    # An existing log is never overwritten: a new game needs a new file.
+    assert main(["play", GAME, "--seed", "3", "--log", str(logs[0]), *SHORT]) == 1
     assert "already exists" in capsys.readouterr().err
 
 
@@ -502,7 +508,9 @@ def test_python_m_gamedsl(tmp_path):
     # No terminal and no --seats: a bot game, played to its end without a prompt.
     r = run_module("play", GAME, "--seed", "8", "--option", "target=200", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    log = tmp_path / "gamedsl-laus-8.jsonl"
+    log, = tmp_path.glob("gamedsl-laus-*.jsonl")
+    assert log.name == "gamedsl-laus-8.jsonl"  # a seed given is no secret from whoever gave it
+    assert "Laus: 3 players, seed 8" in r.stdout
     assert lines_of(log)[-1]["type"] == "end"
     assert main(["replay", str(log)]) == 0
 

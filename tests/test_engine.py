@@ -19,7 +19,7 @@ zone deck: hidden, stack
 zone pile: top
 zone table: public
 zone hand per player: owner
-var log = 0
+hidden var log = 0                   # (what the tests read: the rules' own record of what happened)
 var turns per player = 0
 '''
 
@@ -140,8 +140,8 @@ def test_any_and_all_over_a_zone_read_the_set_of_the_cards_that_pass():
     game = load('''
 value worth: 1 = 1, 2 = 2, 3 = 3, 4 = 4, 5 = 5
 var wanted = 1
-var some_red = false
-var every_high = false
+hidden var some_red = false
+hidden var every_high = false
 action play (c in me.hand) {
   move c to pile
   wanted = c.worth
@@ -370,7 +370,7 @@ outcome { win seat(1) }
 
 # ---- triggers and modifiers ----------------------------------------------
 def test_move_triggers_run_at_once_and_bind_the_owner():
-    game = load('''var reds per player = 0
+    game = load('''owner var reds per player = 0
 on move c from deck to p.hand if c.suit == red { p.reds += 1  log = log * 10 + number(c.rank) }
 round {
   shuffle deck
@@ -835,7 +835,7 @@ round { move 2 from deck to pile  move 1 from deck to pile2  n = count(tops(pile
 
 
 def test_filter_keeps_the_elements_for_which_its_condition_holds_in_order():
-    game = load('''var n = 0
+    game = load('''hidden var n = 0
 var others_seen = 0
 round {
   deal 3 from deck to hand

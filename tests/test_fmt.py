@@ -29,11 +29,12 @@ def checked_program(text: str, filename: str):
     generated Python module (every rule, expression and declaration compiled; its `#@N` marks number
     the places that may fail in order, not by line, and a rule's own names are named by their
     depth), and what the engine reads beside it (constants, messages, the names of the zones,
-    variables and actions). Spans are kept apart in the Program (Program.spans), so two texts of
-    one program that differ only in layout give equal values here, and two programs do not."""
-    prog, _ = compile_source(text, filename)
+    variables and actions), and what the secrecy check finds (tests/logs keeps files written before
+    it, as their logs were played). Spans are kept apart in the Program (Program.spans), so two texts
+    of one program that differ only in layout give equal values here, and two programs do not."""
+    prog, _ = compile_source(text, filename, leaks_allowed=True)
     return prog.module, prog.data, prog.messages, [z.name for z in prog.zones], \
-        [v.name for v in prog.vars], sorted(prog.action_by_name)
+        [v.name for v in prog.vars], sorted(prog.action_by_name), [d.message for d in prog.leaks]
 
 
 def comments(text: str) -> list[str]:

@@ -69,7 +69,7 @@ zone deck: hidden, stack
 zone hand per player: owner
 zone board: public
 {ranking}
-action go "go" {{ say "{{hand_score(me)}}" }}
+action go "go" {{ say "{{hand_score(me)}}" to me }}
 round {{ turn seat(1) {{ choose go }} }}
 ''', "ranking.game")
 

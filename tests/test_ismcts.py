@@ -39,7 +39,7 @@ attribute colour: red, blue
 cards colour
 zone deck: hidden, stack
 zone secret: hidden
-var right = false
+hidden var right = false
 action peek { reveal top(secret) to me }
 action guess (c in [red, blue]) { right = c == top(secret).colour }
 action wait { }

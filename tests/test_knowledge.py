@@ -105,10 +105,10 @@ def test_a_revealed_card_is_known_to_its_viewer_until_it_moves():
 
 def test_knows_reads_sight_and_reveals():
     game = load('''setup { move top(deck) to secret  move top(deck) to table  deal 1 from deck to roles }
-var a = false
-var b = false
-var c = false
-var d = false
+hidden var a = false
+hidden var b = false
+hidden var c = false
+hidden var d = false
 action peek { reveal top(secret) to me }
 action look {
   a = knows(me, top(secret))
@@ -182,7 +182,7 @@ attribute colour: red, blue
 cards colour
 zone deck: hidden, stack
 zone secret: hidden
-var right = false
+hidden var right = false
 action peek { reveal top(secret) to me }
 action guess (c in [red, blue]) { right = c == top(secret).colour }
 action wait { }
@@ -317,7 +317,10 @@ def test_a_mark_on_a_card_a_player_cannot_see_is_not_in_their_view(tmp_path):
     infos = []
     for k in range(3):
         st = spiel.new_initial_state()
-        st.apply_action(4)  # the chance node: the seed
+        for byte in (0, 0, 0, 0, 0, 0, 0, 4):  # the chance nodes: the seed, a byte each
+            assert st.is_chance_node()
+            st.apply_action(byte)
+        assert not st.is_chance_node()
         st.apply_action(sorted(st.legal_actions())[k])
         infos.append(st.information_state_string(1))
     assert infos[0] == infos[1] == infos[2]

@@ -154,10 +154,10 @@ zone deck: hidden
 zone hand per player: owner
 zone first per player: public
 zone rest per player: public
-var left per player = 0
-var laid per player = 0
-var pairs per player = 0
-var checks per player = 0
+hidden var left per player = 0       # (the tests read them from the state: what the rules worked out)
+hidden var laid per player = 0
+hidden var pairs per player = 0
+hidden var checks per player = 0
 setup { shuffle deck  deal 10 from deck to hand }
 round {
   for each p in players {
@@ -249,7 +249,7 @@ zone hand per player: owner
 var total = 0
 var joined per player = 0
 var theirs per player = 0
-var listed per player = 0
+owner var listed per player = 0      # (how many of a player's own cards are red: theirs to see)
 def size(z) = count(z)
 def plus(c, z) = count([c] + z)
 def give(z) {
@@ -309,7 +309,7 @@ def test_a_loop_on_deadwood_is_not_endless_when_its_body_changes_what_the_patter
     """The run's size is a parameter a modifier changes: the body changes the deadwood without
     moving a card, so the checker must not call the loop endless (it would for a plain number)."""
     src = GAME.replace("pattern run: at least 3 cards, run of rank, same suit",
-                       "param run_size = 3\nvar short per player = 0\n"
+                       "param run_size = 3\nhidden var short per player = 0\n"
                        "modifier shorter while owner.short > 0 { run_size = 1 }\n"
                        "pattern run: at least run_size cards, run of rank, same suit").replace(
         "  end game\n}", "  while deadwood(me.hand, run by points) > 0 { me.short += 1 }\n  end game\n}")

@@ -26,11 +26,19 @@ CASES = [(name, n) for name, g in GAMES.items() for n in sorted({g.min_players, 
 SIM_MOVES = 250  # random simulations stop a long game after this many moves (its returns then 0)
 
 
-def played(game, seed: int, moves: int):
-    """An OpenSpiel state of `game` after its chance node and `moves` random moves (fewer if it ends)."""
-    rng = random.Random(seed)
+def seeded(game, seed: int):
+    """A new state of `game` after its chance nodes, which make the gamedsl seed `seed`: its eight
+    bytes, first to last (with `seeds=N`, the one chance node's outcome is the seed)."""
     state = game.new_initial_state()
-    state.apply_action(seed)
+    for outcome in (seed.to_bytes(openspiel.SEED_BYTES, "big") if game.seeds == 0 else [seed]):
+        state.apply_action(outcome)
+    return state
+
+
+def played(game, seed: int, moves: int):
+    """An OpenSpiel state of `game` after its chance nodes and `moves` random moves (fewer if it ends)."""
+    rng = random.Random(seed)
+    state = seeded(game, seed)
     for _ in range(moves):
         if state.is_terminal():
             break
@@ -78,14 +86,18 @@ def test_the_game_type_and_sizes_come_from_the_file():
     assert kind.provides_observation_string and kind.provides_observation_tensor
     assert game.num_players() == 4
     assert game.num_distinct_actions() == dsl.num_distinct_actions()
-    assert game.max_game_length() == dsl.prog.move_limit + 1
-    assert game.max_chance_outcomes() == openspiel.DEFAULT_SEEDS
+    assert game.max_game_length() == dsl.prog.move_limit + openspiel.SEED_BYTES
+    assert game.max_chance_outcomes() == 256  # a chance node per byte of a 64-bit seed
     state = game.new_initial_state()
-    assert state.is_chance_node() and len(state.chance_outcomes()) == openspiel.DEFAULT_SEEDS
-    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 7) == "seed 7"
-    state.apply_action(7)  # the seed: the same deal as gamedsl's own with seed 7
-    assert state.inner.digest() == dsl.new_state(4, 7).digest()
-    assert state.legal_actions() == sorted(dsl.new_state(4, 7).legal_actions())
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 256
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 7) == "seed byte 7"
+    seed = 0x0123456789ABCDEF
+    for k, byte in enumerate(seed.to_bytes(8, "big")):
+        assert state.is_chance_node() and state.inner is None, k  # no deal before the last byte
+        state.apply_action(byte)
+    assert not state.is_chance_node()  # the seed's bytes, first to last: the same deal as gamedsl's
+    assert state.inner.digest() == dsl.new_state(4, seed).digest()
+    assert state.legal_actions() == sorted(dsl.new_state(4, seed).legal_actions())
 
 
 def test_each_file_registers_under_its_name_with_players_and_options():
@@ -109,7 +121,7 @@ def test_each_file_registers_under_its_name_with_players_and_options():
     ({"options": "colour=5"}, "Laus has no option 'colour'"),
     ({"options": "target"}, "an option is written name=value or name:value, not 'target'"),
     ({"path": ""}, "give the .game file"),
-    ({"seeds": 0}, "1 seed at least, not 0"),
+    ({"seeds": -1}, "seeds is 0 \\(a 64-bit seed\\) or how many seeds one chance node picks from, not -1"),
 ])
 def test_bad_parameters_are_gamedsl_errors(params, message):
     with pytest.raises(GamedslError, match=message):

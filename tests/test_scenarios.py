@@ -34,7 +34,7 @@ zone deck: hidden, stack
 zone hand per player: owner
 zone turned: public, stack
 var trump: suit
-var trumps_in_hand per player = 0
+owner var trumps_in_hand per player = 0
 action play "play" (c in me.hand) { move c to turned at bottom }
 setup { shuffle deck  deal 2 from deck to hand }
 round {

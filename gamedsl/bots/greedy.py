@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..engine.knowledge import Redealer
+from ..engine.knowledge import SEARCH, Redealer
 
 
 class GreedyAgent:
@@ -44,9 +44,11 @@ class GreedyAgent:
         worlds = Redealer(state, me)
         fit = None
         for _ in range(self.samples if worlds else 1):
-            world = worlds.deal(self.rng, reseed=True, past=False, tries=20 if fit else 200)
-            if world is None:  # no deal fits what was shown this time: the last that did (or the real cards)
-                world = _reseeded(fit or state, self.rng)
+            world = worlds.deal(self.rng, reseed=True, past=False, tries=20 if fit else 200, search=0 if fit else SEARCH)
+            if world is None:
+                if fit is None:  # no deal fits what the seat saw: nothing to judge by (never the real cards)
+                    return legal[self.rng.randrange(len(legal))]
+                world = _reseeded(fit, self.rng)  # the last that did, with another future
             else:
                 fit = world
             for i, action in enumerate(legal):

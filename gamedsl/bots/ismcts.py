@@ -6,7 +6,7 @@ import math
 import random
 import time
 
-from ..engine.knowledge import Redealer
+from ..engine.knowledge import SEARCH, Redealer
 
 SEATS = 16  # a tree edge is keyed by move * SEATS + the player who makes it
 
@@ -86,10 +86,19 @@ class IsmctsAgent:
                     break
             elif n > 0 and time.perf_counter() >= deadline:
                 break
-            # Until one world fits what was shown, try harder: the real state is the last resort
-            world = worlds.deal(self.rng, reseed=True, past=False, tries=20 if last_fit else 200) if worlds else None
-            if world is None:  # nothing hidden, or no deal fits this time: the last that did
-                world = (last_fit or state).clone(past=False)
+            # Until one world fits what was shown, try harder (never the real cards: with no fit at
+            # all, nothing is known to search on, and a legal move is played at random)
+            if worlds:
+                world = worlds.deal(self.rng, reseed=True, past=False, tries=20 if last_fit else 200,
+                                    search=0 if last_fit else SEARCH)
+            else:  # nothing hidden: the state itself, with a fresh future
+                world = state.clone(past=False)
+                world.reseed(self.rng.getrandbits(64))
+            if world is None and last_fit is None:
+                self.iterations_done, self.kept = n, None
+                return legal[self.rng.randrange(len(legal))]
+            if world is None:  # no deal fits this time: the last that did, with another future
+                world = last_fit.clone(past=False)
                 world.reseed(self.rng.getrandbits(64))
             elif last_fit is None:
                 last_fit = world.clone(past=False)
@@ -187,11 +196,12 @@ class IsmctsAgent:
         if index - state.hbase >= len(history) or history[index - state.hbase] != move:
             return None  # its move was not the one played
         strings = game._strings
+        hidden_from = state.window_start if state.window is not None else state.moves
         for k in range(index + 1, state.moves):
             action = history[k - state.hbase]
             player = state.card_moves[k - state.hbase][0]
-            if player != me and game.move_text(state, k, me) != strings[action]:
-                return None  # a move it did not see in full: its node cannot be told
+            if player != me and (k >= hidden_from or game.move_text(state, k, me) != strings[action]):
+                return None  # a move it did not see in full (a secret answer not yet revealed): its node cannot be told
             node = node.children.get(action * SEATS + player)
             if node is None:
                 return None

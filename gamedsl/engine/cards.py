@@ -121,8 +121,17 @@ class Cards:
                 raise GameRuntimeError(f"the fixed shuffle does not hold the cards of "
                                        f"'{self.game.zone_instance_name(zone)}'")
             self.z[zone] = order
-        else:
-            self.own_rng().shuffle(self.z[zone])
+        else:  # by places: the same draws as shuffling the cards themselves, and a record a replay follows
+            cards = self.z[zone]
+            places = self._scripted("shuffle", cards) if self.script else None
+            if places is None:
+                places = list(range(len(cards)))
+                self.own_rng().shuffle(places)
+            if self.chances is not None:
+                self.chances.append(("shuffle", places))
+            self.z[zone] = [cards[k] for k in places]
+            if self.watcher is not None:
+                self.watcher(self, "shuffle", zone)
         if self.known or self.told:
             self.forget(self.z[zone])  # known to be here, but no longer where
 
@@ -131,16 +140,17 @@ class Cards:
         (out of the game) stay where they are."""
         out = self.prog.out_zones
         self.all_rules_changed()
+        order = self.first or range(len(self.loc))  # (a world replaying a game: its cards relabelled, history.py)
         if not out:
             for cards in self.z:
                 if cards:
                     del cards[:]
             self.known.clear()
             self.told.clear()
-            self.z[zone] = list(range(len(self.loc)))
+            self.z[zone] = list(order)
             self.loc = [zone] * len(self.loc)
             return
-        kept = [c for c in range(len(self.loc)) if self.loc[c] not in out]
+        kept = [c for c in order if self.loc[c] not in out]
         for k, cards in enumerate(self.z):
             if k not in out:
                 cards.clear()
@@ -160,6 +170,18 @@ class Cards:
             raise GameRuntimeError("there is no card to reveal")
         mask = (1 << self.np) - 1 if player is None else 1 << player
         self.known[card] = self.known.get(card, 0) | mask
+        if self.watcher is not None:
+            self.watcher(self, "reveal", (card, mask))
+
+    def reveal_zone(self, zone: int, player: int | None):
+        """Show every card of a zone instance where it lies (`reveal p.hand`): as `reveal` each."""
+        for card in self.z[zone]:
+            self.reveal(card, player)
+
+    def reveal_zones(self, base: int, player: int | None):
+        """Show every player's zone of one name (`reveal hand`): each player turns theirs up."""
+        for k in range(self.np):
+            self.reveal_zone(base + k, player)
 
     def knows(self, player: int, card: int) -> bool:
         """Whether a player has been shown this card since it last moved."""
@@ -238,7 +260,23 @@ class Cards:
             if choice not in items:
                 raise GameRuntimeError(f"the fixed random choice {choice} is not among {list(items)}")
             return choice
-        return items[self.own_rng().randrange(len(items))]
+        k = self._scripted("pick", items) if self.script else None
+        if k is None:
+            k = self.own_rng().randrange(len(items))
+        if self.chances is not None:
+            self.chances.append(("pick", k))
+        return items[k]
+
+    def _scripted(self, kind: str, items: list):
+        """The next chance of a replayed game (engine/history.py), if it is one of this kind for these
+        items (a shuffle may be drawn only now, from the cards: history.Shuffle)."""
+        what, outcome = self.script.pop(0)
+        if what == kind and callable(outcome):
+            outcome = outcome(items)
+        size = len(items)
+        if what != kind or (len(outcome) != size if kind == "shuffle" else not 0 <= outcome < size):
+            raise GameRuntimeError("a replay of the game left its course")
+        return outcome
 
     def _moved(self, card: int, src: int, dest: int):
         if self.arrivals is not None and dest in self.arrivals:
@@ -278,6 +316,7 @@ class Cards:
         """
         listed = [c for cards in zones.values() for c in cards]
         self.all_rules_changed()
+        self.chances = None  # cards set by hand: no replay of the game's course leads here
         if len(set(listed)) != len(listed):
             dup = next(c for c in listed if listed.count(c) > 1)
             raise ValueError(f"{self.game.card_name(dup)} is listed twice")

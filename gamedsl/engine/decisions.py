@@ -228,6 +228,8 @@ class Decisions:
 
         With window=False (a re-dealt copy of the same moment), no new reaction window opens."""
         self.all_rules_changed()  # a scenario may have set zones or variables by hand
+        if window:
+            self.chances = None  # (changed by hand: no replay of the game's course leads here)
         if self.window is not None:
             self.window[6] = None  # the moves worked out for the players still to answer
         if self.pending is not None and self.window is not None and window and self.window[0] == "react" \

@@ -54,6 +54,10 @@ class Game(View):
         # there is noted at the time); None in a game where none does
         self.changing = tuple(bool(self._instance_names[k][0].changes) for k in range(prog.zone_count)) \
             if any(z.changes for z in prog.zones) else None
+        # per zone instance: whether a card put there may be out of its mover's sight (not public): the
+        # mover still knows where they put it (State.placed)
+        self.veiling = tuple(self._instance_names[k][0].visibility != "public" or bool(self._instance_names[k][0].changes)
+                             for k in range(prog.zone_count))
         # per player count: the zone instances a game of that many players uses (a per-player zone
         # has an instance for every possible seat; those past the last player stay empty for ever)
         self.live_zones = {n: tuple(k for k, (z, seat) in self._instance_names.items() if seat is None or seat < n)
@@ -106,15 +110,20 @@ class Game(View):
 
     # ---- construction
     def new_state(self, players: int | None = None, seed: int = 0, options: dict | None = None,
-                  fixed_random=(), fixed_shuffles=(), check_invariants: bool = False, track=()) -> State:
+                  fixed_random=(), fixed_shuffles=(), check_invariants: bool = False, track=(),
+                  first_order=None, script=None, watcher=None) -> State:
         """A new game, run up to the first decision. The same seed and moves give the same game.
 
-        `track` names zones whose arrivals the state counts, per card, in `state.arrivals`."""
+        `track` names zones whose arrivals the state counts, per card, in `state.arrivals`.
+        `first_order` (the cards of the first zone, in order, in place of card order) and `script`
+        (another game's chances to follow) make a world replaying a game (engine/history.py), and
+        `watcher(state, zone)` is called at each shuffle."""
         n = self.min_players if players is None else players
         if not self.min_players <= n <= self.max_players:
             raise GamedslError(f"{self.name} is for {self.players_text()}, not {n}")
         opts = self.check_options(options or {})
-        return State(self, n, seed, opts, fixed_random, fixed_shuffles, check_invariants, tuple(track))
+        return State(self, n, seed, opts, fixed_random, fixed_shuffles, check_invariants, tuple(track),
+                     first_order, script, watcher)
 
     def players_text(self) -> str:
         if self.min_players == self.max_players:
@@ -374,16 +383,18 @@ def _parse_option(name: str, value: str, default):
         raise GamedslError(f"option '{name}' is a number, not '{value}'") from None
 
 
-def load_source(text: str, filename: str = "<string>", coverage: bool = False) -> Game:
+def load_source(text: str, filename: str = "<string>", coverage: bool = False, leaks_allowed: bool = False) -> Game:
     """Parse, check and compile a game from its text; raises SourceError with every problem.
-    `coverage`: a coverage build, which records the statements that run (language/codegen.py)."""
-    prog, code = compile_source(text, filename, coverage)
+    `coverage`: a coverage build, which records the statements that run (language/codegen.py).
+    `leaks_allowed`: load a game the secrecy check refuses (its errors in `prog.leaks`): to replay
+    a log played before the check."""
+    prog, code = compile_source(text, filename, coverage, leaks_allowed)
     return Game(prog, code)
 
 
-def load_game(path, coverage: bool = False) -> Game:
+def load_game(path, coverage: bool = False, leaks_allowed: bool = False) -> Game:
     """Load a .game file; raises SourceError (bad file) or GamedslError (unreadable file)."""
-    return load_source(read_source(path), str(Path(path)), coverage)
+    return load_source(read_source(path), str(Path(path)), coverage, leaks_allowed)
 
 
 def _binds(pattern, zone: int) -> tuple:

@@ -12,6 +12,10 @@ from __future__ import annotations
 import random
 
 from ..language.program import MAX_SEATS
+from .history import replayable, replayed, sight
+from .told import constrained, fits
+
+SEARCH = 1000  # deals a bot tries near fresh ones when none of its first 200 fits (Redealer.deal's `search`)
 
 
 def back_key(prog, card: int) -> tuple:
@@ -73,9 +77,14 @@ class Redealer:
     are asked again in the world, after the player's own), and without the past the moments
     others let pass are forgotten."""
 
-    def __init__(self, state, player: int):
+    def __init__(self, state, player: int, replay: bool = False, same_view: bool | str = True):
         self.state = state
         self.player = player
+        # a replayed world fits only if the player sees in it what they see: a bot's world must; a test
+        # of what the player is shown (tools/leaks.py) wants to see the difference instead, in the
+        # variables and the log, and asks (same_view="zones") only for the cards as the player sees them
+        # (how many lie where, and those it sees: the rules may show something of a hidden card there)
+        self.same_view = same_view
         groups: dict = {}
         keys = state.game.back_keys
         for inst, i in hidden_slots(state, player):
@@ -101,7 +110,17 @@ class Redealer:
                      for group in self.groups] if told else None
         self.allowed = [self._allowed(k) for k in range(len(self.groups))] if told else None
         self.want = decision(state)
+        decider = state.pending[0] if state.pending is not None else player
+        # the zone instances the player to decide sees and this player does not (a search trades their cards first)
+        self.deciders = {inst for group in self.groups for inst, _ in group
+                         if decider != player and state.game.sees(state, inst, decider, True)}
         self.answers = _others_answers(state, player)
+        # variables that hold what the player may not know: worlds replay the game (history.py)
+        # (`replay`: always, where the game can be replayed: verify re-says the log and recomputes all)
+        self.replay = (replay or bool(state.prog.secret_vars)) and replayable(state)
+        self.sight = sight(state, player) if self.replay else None
+        if self.sight is not None and not self.sight.ok:
+            self.replay, self.sight = False, None  # (a replay does not reach this state: dealt from the present)
         self.passes = sum(state.passes) > state.passes[player]  # the others let moments pass
 
     def _allowed(self, k: int) -> dict:
@@ -114,8 +133,7 @@ class Redealer:
             for p, masks in entries:
                 if p != self.player:
                     continue
-                fit = [n for n, c in enumerate(cards)
-                       if all(mask >> t[c] & 1 if t[c] >= 0 else True for mask, t in zip(masks, tables))]
+                fit = [n for n, c in enumerate(cards) if fits(c, masks, tables)]
                 if len(fit) < len(cards):
                     out[j] = fit
         return out
@@ -124,57 +142,147 @@ class Redealer:
         """Whether anything is hidden (else every world is the state itself)."""
         return bool(self.groups) or self.answers or self.passes
 
-    def deal(self, rng: random.Random, reseed: bool = False, past: bool = True, tries: int = 20):
-        """One world (see redeal), or None."""
+    def deal(self, rng: random.Random, reseed: bool = False, past: bool = True, tries: int = 20, search: int = 0):
+        """One world (see redeal), or None. After `tries` deals that do not fit, up to `search` more
+        are tried near fresh deals, one trade of two cards from each (a deal the rules allow may be
+        rare: a player asked to cover holds one of the few cards that cover); never from the real one."""
+        if self.replay:  # the game replayed: its shuffles drawn again (history.py); no search by trades
+            for _ in range(tries):
+                world = self._replayed(random.Random(rng.getrandbits(64)), rng, reseed, past)
+                if world is not None:
+                    return world
+            return None
         for _ in range(tries):
-            other = self.state.clone(past)
-            other.checking = False
-            z, loc = other.z, other.loc
-            known = other.known
-            # A generator of the deal's own: the sorted cards shuffled straight from `rng` would be
-            # the game's own first deal again whenever `rng` is seeded like the game (a checker).
             generator = random.Random(rng.getrandbits(64)) if self.groups else None
-            shuffle = generator.shuffle if self.groups else None
-            for k, group in enumerate(self.groups):
-                cards = self.cards[k][:]
-                if self.allowed is not None and self.allowed[k]:
-                    cards = _constrained(cards, self.allowed[k], generator)
-                else:
-                    shuffle(cards)
-                for (inst, i), c in zip(group, cards):
-                    z[inst][i] = c
-                    loc[c] = inst
-                if self.shown is not None:
-                    for c in cards:
-                        known.pop(c, None)
-                    for c, mask in zip(cards, self.shown[k]):
-                        if mask:
-                            known[c] = mask
-                if self.told is not None:
-                    told = other.told
-                    for c in cards:
-                        for p in range(other.np):
-                            told.pop((c, p), None)
-                    for c, entries in zip(cards, self.told[k]):
-                        for p, masks in entries:
-                            told[(c, p)] = masks
-                if self.marks is not None:
-                    v = other.v
-                    for b, values in zip(self.mark_bases, self.marks[k]):
-                        for c, value in zip(cards, values):
-                            v[b + c] = value
-            if past and self.groups:
-                self._said_again(other)
-            taken = _take_back_answers(other, self.player) if self.answers else 0
-            if not past:
-                _forget_passes(other, self.player, taken)
-            if reseed:
-                other.rng, other.rng_owned = rng, False
-                other.fixed_random, other.fixed_shuffles = [], []  # a scenario's scripted future is not known
-            other.refresh(window=False)  # the same decision, worked out again from the new cards
-            if decision(other) == self.want:
-                return other
+            world = self._world([self._placed(k, generator) for k in range(len(self.groups))], rng, reseed, past)
+            if world is not None:
+                return world
+        while search > 0:  # (from each fresh deal, the trades that change what the player to decide holds)
+            generator = random.Random(rng.getrandbits(64))
+            placed = [self._placed(k, generator) for k in range(len(self.groups))]
+            trades = [(k, i, j) for k, group in enumerate(self.groups) for i in range(len(group))
+                      for j in range(i + 1, len(group))
+                      if group[i][0] in self.deciders or group[j][0] in self.deciders]
+            if not trades:  # nobody else decides: any trade
+                trades = [(k, i, j) for k, group in enumerate(self.groups) for i in range(len(group))
+                          for j in range(i + 1, len(group))]
+            if not trades:
+                break
+            generator.shuffle(trades)
+            for k, i, j in trades[:search]:
+                search -= 1
+                cards = placed[k]
+                cards[i], cards[j] = cards[j], cards[i]
+                if self.allowed is None or _fits_told(self.allowed[k], self.cards[k], cards):
+                    world = self._world(placed, rng, reseed, past)
+                    if world is not None:
+                        return world
+                cards[i], cards[j] = cards[j], cards[i]
         return None
+
+    def blind(self, rng: random.Random):
+        """A world for when none fits: the hidden cards dealt again at random and a fresh future, the
+        decision worked out again as it falls. It may not be the decision the player has (a search
+        learns little from it), but it tells nothing of the real hidden cards: used where a world
+        must be given whatever happens (OpenSpiel's resampling), never the real state."""
+        generator = random.Random(rng.getrandbits(64))
+        placed = [self._placed(k, generator) for k in range(len(self.groups))]
+        keep, self.want, replay = self.want, None, self.replay
+        self.replay = False
+        try:
+            world = self.state.clone(False)
+            world.checking = False
+            for k, group in enumerate(self.groups):
+                for (inst, i), c in zip(group, placed[k]):
+                    world.z[inst][i] = c
+                    world.loc[c] = inst
+            for var in self.state.prog.vars:  # what only the rules know is forgotten: back to its start
+                if var.name in self.state.prog.secret_vars:
+                    value = var.init(world)
+                    for j in range(len(world.loc) if var.per_card else world.np if var.per_player else 1):
+                        world.v[var.base + j] = value
+            world.reseed(rng.getrandbits(64))
+            world.refresh(window=False)
+            return world
+        finally:
+            self.want, self.replay = keep, replay
+
+    def _placed(self, k: int, generator: random.Random) -> list:
+        """The cards of group k dealt again to its places, in the group's order of places."""
+        cards = self.cards[k][:]
+        if self.allowed is not None and self.allowed[k]:
+            return constrained(cards, self.allowed[k], generator)
+        generator.shuffle(cards)
+        return cards
+
+    def _world(self, placed: list, rng: random.Random, reseed: bool, past: bool):
+        """The world of one deal of the hidden cards, or None if it does not fit what the player saw."""
+        other = self.state.clone(past)
+        other.checking = False
+        z, loc = other.z, other.loc
+        known = other.known
+        for k, group in enumerate(self.groups):
+            cards = placed[k]
+            for (inst, i), c in zip(group, cards):
+                z[inst][i] = c
+                loc[c] = inst
+            if self.shown is not None:
+                for c in cards:
+                    known.pop(c, None)
+                for c, mask in zip(cards, self.shown[k]):
+                    if mask:
+                        known[c] = mask
+            if self.told is not None:
+                told = other.told
+                for c in cards:
+                    for p in range(other.np):
+                        told.pop((c, p), None)
+                for c, entries in zip(cards, self.told[k]):
+                    for p, masks in entries:
+                        told[(c, p)] = masks
+            if self.marks is not None:
+                v = other.v
+                for b, values in zip(self.mark_bases, self.marks[k]):
+                    for c, value in zip(cards, values):
+                        v[b + c] = value
+        if past and self.groups:
+            self._said_again(other)
+        taken = _take_back_answers(other, self.player) if self.answers else 0
+        if not past:
+            _forget_passes(other, self.player, taken)
+        if reseed:
+            other.rng, other.rng_owned = rng, False
+            other.fixed_random, other.fixed_shuffles = [], []  # a scenario's scripted future is not known
+        other.refresh(window=False)  # the same decision, worked out again from the new cards
+        return other if decision(other) == self.want else None
+
+    def _replayed(self, generator: random.Random, rng: random.Random, reseed: bool, past: bool):
+        """The world of one replay of the game (history.py): its variables worked out again from its
+        cards. It fits if the player is where they are, seeing what they see."""
+        if self.sight.state is not self.state or len(self.sight.places) != self.state.moves:
+            self.sight = sight(self.state, self.player)  # (followed on to a later moment since)
+        world = replayed(self.sight, generator)
+        if world is None:
+            return None
+        world.checking = False
+        if self.answers and world.window is not None:  # the others' answers were not replayed: the player first
+            queue = world.window[2]
+            if self.player in queue:
+                queue.remove(self.player)
+                queue.insert(0, self.player)
+                world.refresh(window=False)
+        if decision(world) != self.want or self.same_view and not self._seen_alike(world):
+            return None
+        if not past:
+            world = world.clone(past=False)
+            _forget_passes(world, self.player, 0)
+        if reseed:
+            world.rng, world.rng_owned = rng, False
+        return world
+
+    def _seen_alike(self, world) -> bool:
+        mine, theirs = self.state.observation(self.player), world.observation(self.player)
+        return mine["zones"] == theirs["zones"] if self.same_view == "zones" else mine == theirs
 
     def _said_again(self, world):
         """What the rules said, in a world with the past: a card the player did not see when it was
@@ -208,70 +316,10 @@ def _told_at(told: dict, card: int, player: int, players: int) -> list:
     return [(p, mine) for p in range(players) if (card, p) in told]
 
 
-def _constrained(cards: list, allowed: dict, rng: random.Random) -> list:
-    """The cards of a group dealt to its places (the result's k-th card goes to place k), each place
-    in `allowed` (place -> indices into `cards`) getting one of the cards it allows, every such deal
-    equally likely.
-
-    The places told nothing take any card, so every way of filling the told places leaves the same
-    number of ways to deal the rest: a uniform deal is a uniform filling of the told places, then the
-    rest shuffled. Each told place draws a card at random from those it allows, and the draw is made
-    again whenever two places drew the same card: every filling without a repeat is drawn with the
-    same chance (the product of 1 / allowed), so the one kept is uniform. Should 200 draws all repeat a
-    card (places told so much that few fillings exist), the places are filled one by one in a random
-    order, each with a random card that still leaves the others a filling (a matching): that deal fits
-    for certain, and is nearly uniform. Either way the deal reads only what the player knows."""
-    places = sorted(allowed)
-    choice = None
-    for _ in range(200):
-        picks = [rng.choice(allowed[j]) for j in places]
-        if len(set(picks)) == len(picks):
-            choice = dict(zip(places, picks))
-            break
-    if choice is None:
-        choice = _matched(places, allowed, rng)
-    taken = set(choice.values())
-    rest = [n for n in range(len(cards)) if n not in taken]
-    rng.shuffle(rest)
-    rest_iter = iter(rest)
-    return [cards[choice[j]] if j in choice else cards[next(rest_iter)] for j in range(len(cards))]
-
-
-def _matched(places: list, allowed: dict, rng: random.Random) -> dict:
-    """A filling of the told places (place -> card index) in which each gets a card it allows: the
-    places in random order, each given a random allowed card after which the places left still have
-    a filling (the real deal is one, so there always is)."""
-    order = places[:]
-    rng.shuffle(order)
-    choice: dict = {}
-    for n, j in enumerate(order):
-        options = [x for x in allowed[j] if x not in choice.values()]
-        rng.shuffle(options)
-        for x in options:
-            choice[j] = x
-            if _fillable(order[n + 1:], allowed, set(choice.values())):
-                break
-            del choice[j]
-        else:
-            raise AssertionError("what the player was told fits no deal")  # the real deal fits: never
-    return choice
-
-
-def _fillable(places: list, allowed: dict, used: set) -> bool:
-    """Whether the places can each get a different allowed card, none of `used` (augmenting paths)."""
-    owner: dict = {}
-
-    def augment(j, seen):
-        for x in allowed[j]:
-            if x in used or x in seen:
-                continue
-            seen.add(x)
-            if x not in owner or augment(owner[x], seen):
-                owner[x] = j
-                return True
-        return False
-
-    return all(augment(j, set()) for j in places)
+def _fits_told(allowed: dict, cards: list, placed: list) -> bool:
+    """Whether each place of a group gets a card it allows (allowed: place -> indices into `cards`)."""
+    index = {c: n for n, c in enumerate(cards)}
+    return all(index[placed[j]] in fit for j, fit in allowed.items())
 
 
 def _others_answers(state, player: int) -> bool:
@@ -286,7 +334,7 @@ def _others_answers(state, player: int) -> bool:
 def _take_back_answers(world, player: int):
     """In a world of an open window: the others' answers are taken back and they are asked again
     after the player; in a reaction window everyone still in the game is asked (who could react
-    in truth is not known)."""
+    in truth is not known). Returns how many answers were taken back (moves the player does not know of)."""
     w = world.window
     kind, queue, answers = w[0], w[2], w[3]
     kept = [a for a in answers if a[2] == player]
@@ -300,7 +348,10 @@ def _take_back_answers(world, player: int):
         w[2] = queue + taken
     w[3] = kept
     no_reaction = world.prog.no_reaction.first_id if world.prog.no_reaction is not None else None
-    return sum(1 for a in answers if a[2] != player and a[3] != no_reaction)
+    for a in answers:  # a pass taken back was never made: it counts no more among the passes
+        if a[2] != player and a[3] == no_reaction:
+            world.passes[a[2]] -= 1
+    return len(taken)
 
 
 def _forget_passes(world, player: int, taken: int):

@@ -385,6 +385,14 @@ def numbers(items, most: int) -> tuple:
     return items
 
 
+def said_to(said, player):
+    """A line said to one player alone (`say "..." to p`): the others never read it (view.Said.to)."""
+    if player is None:
+        raise GameRuntimeError("there is no player to say it to (nobody)")
+    said.to = player
+    return said
+
+
 def namespace() -> dict:
     """The names a generated module reads besides its own functions and tables."""
     return {"_rotate": rotate, "_RT": ROTATIONS, "_rotate_kept": rotate_kept,
@@ -394,4 +402,5 @@ def namespace() -> dict:
             "_deadwood": deadwood, "_melded": melded, "_first_meld": first_meld,
             "_no_card": lambda s: -1, "_nobody": lambda s: None, "_zero": lambda s: 0,
             "_next_version": next_version, "_no_top": no_top, "_no_bottom": no_bottom,
-            "_ONCE": (None,), "_card_set": card_set, "_nth": nth, "_nth_any": nth_any, "_ends": ends, "_numbers": numbers}
+            "_ONCE": (None,), "_card_set": card_set, "_nth": nth, "_nth_any": nth_any, "_ends": ends, "_numbers": numbers,
+            "_said_to": said_to}

@@ -46,17 +46,18 @@ class State(Flow, Decisions, Cards, Checks):
                  "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "simple", "steps", "skips",
                  "checking", "move_limit", "known", "told", "out", "alive", "window", "times", "window_start", "late",
                  "last_actor", "hbase", "passes", "ver", "pcache", "pver", "wv", "specs", "watched", "arrivals", "saw", "ranked_by",
-                 "shared", "quiet")
+                 "shared", "quiet", "seed", "chances", "script", "first", "watcher")
 
     @_rules_run
     def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=(),
-                 check_invariants: bool = False, track: tuple = ()):
+                 check_invariants: bool = False, track: tuple = (), first_order=None, script=None, watcher=None):
         prog = game.prog
         self.game, self.prog, self.np = game, prog, players
         self.z = [[] for _ in range(prog.zone_count)]
         self.v = [0] * prog.var_count
         self.opt = [options.get(name, default) for name, (default, _) in prog.options.items()]
         self.rng, self.rng_owned = random.Random(seed), True
+        self.seed = seed  # (for the log and its replay: whoever knows it knows the whole deal)
         self.me = self.turn = 0
         self.pending = None
         self.history: list[int] = []
@@ -86,6 +87,13 @@ class State(Flow, Decisions, Cards, Checks):
         self.move_limit = prog.move_limit
         self.fixed_random = list(fixed_random)
         self.fixed_shuffles = [None if order is None else list(order) for order in fixed_shuffles]
+        # What chance decided, in order: ("shuffle", the new order as places of the old) and ("pick",
+        # the place picked): a world replaying this game follows them (engine/history.py). None: a
+        # game whose course a replay cannot follow (a scenario's fixed deal or cards set by hand).
+        self.chances: list | None = [] if not fixed_random and not fixed_shuffles else None
+        self.script = list(script) if script else None  # a replay's chances, followed in place of its own
+        self.first = tuple(first_order) if first_order is not None else None  # the first zone at the start
+        self.watcher = watcher  # called (state, "shuffle", zone) and (state, "reveal", (card, mask)): history.Sight
         self.stack: list = []
         self.shared = 0  # the frames at the bottom of the stack that a copy shares: copied before a change
         self.known: dict[int, int] = {}  # card -> bit mask of the players shown it (until it moves)
@@ -114,8 +122,8 @@ class State(Flow, Decisions, Cards, Checks):
         self.simple = self.watched is None and not self.move_hooks  # a card's move needs no more than moving it
         first = prog.zones[0].base if prog.zones else 0
         self.loc = [first] * prog.card_count()
-        if prog.zones:
-            self.z[first] = list(range(prog.card_count()))
+        if prog.zones:  # (a world replaying a game starts with its cards relabelled: first_order)
+            self.z[first] = list(first_order) if first_order is not None else list(range(prog.card_count()))
         for var in prog.vars:
             value = var.init(self)
             for k in range(MAX_SEATS if var.per_player else len(self.loc) if var.per_card else 1):
@@ -209,8 +217,11 @@ class State(Flow, Decisions, Cards, Checks):
                         self.me = prev
                         dst = self.loc[card] if card is not None else -1
                         self.card_moves.append((player, src, on_top, dst, card is not None and z[dst][-1] == card))
-                        if card is not None and (changing is not None or card in self.known):
-                            self.saw_landing(self.moves - 1, card)
+                        if card is not None:
+                            if changing is not None or card in self.known:
+                                self.saw_landing(self.moves - 1, card)
+                            if dst != src and self.game.veiling[dst]:
+                                self.placed(player, card, src, on_top)
                         if self.pending is None and not self.shared and stack and stack[-1] is top:
                             # the frame that asked goes on at once: _run_frames' first turn, inlined
                             fr = top
@@ -282,6 +293,15 @@ class State(Flow, Decisions, Cards, Checks):
         self.card_moves[k] = (player, src, src_top, dst, self.z[dst][-1] == card)
         if self.game.changing is not None or card in self.known:
             self.saw_landing(index, card)
+        if dst != src and self.game.veiling[dst]:
+            self.placed(player, card, src, src_top)
+
+    def placed(self, player: int, card: int, src: int, src_top: bool):
+        """A player put the card of their move where they cannot see it (their skat, a face-down
+        pile): they saw it leave, so they know where it lies, until it moves (as `reveal c to me`)."""
+        if player >= 0 and (self.game.sees(self, src, player, src_top) or self.knows(player, card)) and \
+                not self.sees_card(player, card):
+            self.known[card] = self.known.get(card, 0) | 1 << player
 
     def saw_landing(self, index: int, card: int):
         """Who saw a move's card where it went, now that its rules are done, or was shown it there:
@@ -356,6 +376,9 @@ class State(Flow, Decisions, Cards, Checks):
         other.me, other.turn = self.me, self.turn
         other.rng, other.rng_owned = self.rng, False
         self.rng_owned = False
+        other.seed = self.seed
+        other.chances = self.chances[:] if past and self.chances is not None else None
+        other.script, other.first, other.watcher = None, self.first, None
         other.pending = self.pending
         if past:
             other.history, other.card_moves, other.hbase = self.history[:], self.card_moves[:], self.hbase
@@ -410,8 +433,10 @@ class State(Flow, Decisions, Cards, Checks):
         return fr
 
     def reseed(self, seed: int):
-        """A fresh random future: later shuffles and random picks drawn from this seed."""
+        """A fresh random future: later shuffles and random picks drawn from this seed (which is then
+        the state's: a world dealt for a bot keeps nothing of the real game's seed)."""
         self.rng, self.rng_owned = random.Random(seed), True
+        self.seed = seed
 
     @_rules_run
     def evaluate(self, player: int):

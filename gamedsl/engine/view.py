@@ -27,6 +27,7 @@ class Said(str):
     seats that saw it); a line without cards reads the same for everyone (`parts` None)."""
 
     parts = None
+    to = None  # `say "..." to p`: the one seat that reads it (None: every seat)
 
     @property
     def template(self) -> str:
@@ -75,19 +76,18 @@ class View:
                 variables[var.name] = self._value(var.type, state.v[var.base])
         to_move = state.current_player()
         if state.window is not None and to_move != player:
-            to_move = -1  # everyone answers a reaction window at once: who is still thinking is not seen
+            to_move = self.waiting_for(state)
         view = {
             "game": self.name, "player": self.player_name(player), "round": state.round,
-            # the moves this player knows of: others letting a reaction window pass is not seen
-            "move": state.moves - sum(state.passes) + state.passes[player],
+            "move": self.moves_known(state, player),
             "to_move": self.player_name(to_move) if to_move >= 0 else None,
             "zones": zones, "vars": variables, "labels": dict(self.labels),
-            "log": [self.log_line(entry, player) for entry in state.log[-LOG_SHOWN:]],
+            "log": [self.log_line(entry, player) for entry in self.lines_read(state, player)[-LOG_SHOWN:]],
             "moves": self.moves_seen(state, player),
         }
         if state.out:
             view["eliminated"] = [self.player_name(k) for k in range(state.np) if state.out >> k & 1]
-        if to_move == player:
+        if to_move == player and state.current_player() == player:  # (not the decision a window waits for)
             view["legal"] = [self._strings[a] for a in self.display_order(state.pending[1])]
             if state.window is not None:  # everyone asked answers at once; the fastest counts
                 view["window"] = state.window[0]
@@ -95,6 +95,30 @@ class View:
             view["results"] = {self.player_name(k): state.results[k] for k in range(state.np)}
             view["places"] = {self.player_name(k): state.places[k] for k in range(state.np)}
         return view
+
+    def moves_known(self, state: State, player: int) -> int:
+        """How many moves a seat knows were made (player -1: every seat, a spectator): not the others'
+        letting a moment pass, nor the answers others gave in a window still open (so the count does
+        not rise when someone reacts, or tell who took part in a secret choice)."""
+        passes = state.passes
+        if state.window is None:
+            return state.moves - sum(passes) + (passes[player] if player >= 0 else 0)
+        answers = state.window[3]
+        no_reaction = self.prog.no_reaction.first_id if self.prog.no_reaction is not None else -1
+        open_passes = sum(1 for a in answers if a[3] == no_reaction)
+        own = sum(1 for a in answers if a[2] == player)
+        own_open_passes = sum(1 for a in answers if a[2] == player and a[3] == no_reaction)
+        others_settled_passes = sum(passes) - open_passes - ((passes[player] - own_open_passes) if player >= 0 else 0)
+        return state.window_start - others_settled_passes + own
+
+    def waiting_for(self, state: State) -> int:
+        """Who the table waits for, as a seat not asked in an open window sees it: before a decision,
+        that decision's player (nobody sees that others were asked to react first); in a race or a
+        simultaneous choice, which everyone answers at once, nobody in particular (-1)."""
+        deferred = state.window[1]
+        if state.window[0] == "react" and deferred is not None and deferred[0] == "ask":
+            return deferred[1]
+        return -1
 
     def _shown(self, state: State, var, player: int) -> bool:
         """Whether a variable with `when COND` is on the table now, for this player (`me` in COND)."""
@@ -229,6 +253,20 @@ class View:
         return "".join(p if p.__class__ is str else self.card_name(p[0]) if p[1] & bit else self._hidden_names[p[0]]
                        for p in parts)
 
+    def lines_read(self, state: State, viewer: int) -> list:
+        """The lines of the log a seat reads (viewer -1: every seat, a spectator): all but those said
+        to another player alone."""
+        log = state.log
+        if not self.prog.private_says:
+            return log
+        return [entry for entry in log if self.reads(entry[2], viewer)]
+
+    @staticmethod
+    def reads(text, viewer: int) -> bool:
+        """Whether a seat reads a line said: one said to a player alone is theirs."""
+        to = getattr(text, "to", None)
+        return to is None or to == viewer
+
     def log_line(self, entry: tuple, viewer: int) -> str:
         """One line of the log (state.log) as a seat reads it: 'P2: passes', or the table's own
         announcement alone. viewer -1: as every seat read it (a spectator)."""
@@ -296,7 +334,9 @@ class View:
         else:  # as they showed at the time
             seen = saw[0] >> observer & 1 or (self.sees(state, dst, observer, dst_top) if saw[1] is None
                                               else saw[1] >> observer & 1)
-        if player == observer or seen or (src < 0 and (act.param_type != T.CARD or state.sees_card(observer, card))):
+        if act.name in self.prog.hidden_params and player != observer:  # a bid written face down
+            text = f"{act.label} {_a(act.param_type)}"
+        elif player == observer or seen or (src < 0 and (act.param_type != T.CARD or state.sees_card(observer, card))):
             # (src < 0: the move has not moved its card, an answer waiting or too late: it is where it was)
             text = self._strings[action]
         else:
@@ -357,10 +397,10 @@ class View:
         if (vis == "top" or seen) and z.shows != "count":
             view["top"] = self.card_name(cards[-1]) if cards else None
         if self.prog.back and cards:
-            backs = {}
-            for c in sorted(cards, key=self._sort_keys.__getitem__):
+            backs: dict = {}
+            for c in cards:
                 backs[self._back_names[c]] = backs.get(self._back_names[c], 0) + 1
-            view["backs"] = backs
+            view["backs"] = {name: backs[name] for name in sorted(backs)}  # (not in the cards' order: it tells them)
         if state.known and not seen:
             known = [self.card_name(c) for c in cards if state.knows(player, c)]
             if known:
@@ -397,3 +437,6 @@ class View:
         return value
 
 
+def _a(typ: str) -> str:
+    """What a move's hidden choice is, in words: "a number", "a player", "a colour"."""
+    return "a player" if typ == T.PLAYER else f"a {typ[6:]}" if T.is_value(typ) else "a number"

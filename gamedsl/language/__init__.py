@@ -24,12 +24,21 @@ def read_source(path) -> str:
         raise GamedslError(f"{path}: cannot read: {exc.strerror}") from None
 
 
-def compile_source(text: str, filename: str = "<string>", coverage: bool = False) -> tuple[Program, object]:
+def compile_source(text: str, filename: str = "<string>", coverage: bool = False,
+                   leaks_allowed: bool = False) -> tuple[Program, object]:
     """The Program of a game's text (not yet linked) and the code of its module: from the cache
     when this very text was compiled before, else compiled now (and cached). Raises SourceError
     with every problem. `coverage`: a coverage build, whose run records each statement that ran
     (Program.ran; for `gamedsl analyze`), cached apart from the normal one. A variant's base is read
-    from its file (variant.py), and its text is part of the cache's key."""
+    from its file (variant.py), and its text is part of the cache's key. `leaks_allowed`: the secrecy
+    check's errors (Program.leaks) do not stop it (a log played before the check replays)."""
+    prog, code = _compiled(text, filename, coverage)
+    if prog.leaks and not leaks_allowed:
+        raise SourceError(filename, text, list(prog.leaks), prog.sources)
+    return prog, code
+
+
+def _compiled(text: str, filename: str, coverage: bool) -> tuple[Program, object]:
     from .variant import bases
     files = bases(text, filename)
     name = cache.key(text, filename, coverage, files)

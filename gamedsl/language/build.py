@@ -106,7 +106,7 @@ class _Statements(Transformer):
         return "descending"
 
     def say_stmt(self, meta, c):
-        return m.Say(span=_s(meta), text=c[0][1:-1], parts=self.message_parts(c[0]))
+        return m.Say(span=_s(meta), text=c[0][1:-1], parts=self.message_parts(c[0]), to=c[1])
 
     def message_parts(self, tok: Token) -> tuple:
         """A message's pieces: texts, and the expressions written in braces (`{{` and `}}` are

@@ -21,6 +21,7 @@ from .loops import LoopChecker
 from .modifiers import Modifiers
 from .program import MAX_SEATS, Program, Unit
 from .rules import Rules
+from .secrecy import Secrecy
 from .watch import reads_by_pattern, watched
 
 FLOWS = ("setup", "round", "outcome")
@@ -62,10 +63,13 @@ class Compiler:
         self.rules.finish(flows["declared"])
         self.actions.never_offered()
         self.endless_loops()
+        secrets = ((), set(), {})
+        if not c.diags:  # what the file shows each player, once it reads without another error
+            secrets = Secrecy(c).run()  # (its errors are kept in Program.leaks: a log replays despite them)
         if c.diags:
             raise SourceError(c.gm.filename, c.gm.text, c.one_message_each(), c.gm.sources)
         return self.program(flows, (reactions, no_reaction, reaction_check, reaction_legal), invariants, heuristic,
-                            end_when)
+                            end_when, secrets)
 
     def declare(self):
         """The passes that name things and lay out cards, zones and variables."""
@@ -121,7 +125,7 @@ class Compiler:
             c.error("this loop never ends once it begins: nothing in it changes what its condition reads",
                     loop.span, "change what the condition reads inside the loop, or leave it with 'end'")
 
-    def program(self, flows, anytime, invariants, heuristic, end_when) -> Program:
+    def program(self, flows, anytime, invariants, heuristic, end_when, secrets) -> Program:
         c, acts = self.c, self.actions
         reactions, no_reaction, reaction_check, reaction_legal = anytime
         units = flows["units"]
@@ -151,6 +155,8 @@ class Compiler:
             watch_items=c.watch_items, pattern_reads=c.pattern_reads,
             module=c.module.source(), spans=c.module.spans, loops=c.module.loops, via=c.module.via,
             coverage=c.module.coverage, markers=c.module.markers, data=c.data, messages=c.messages,
+            private_says=any(st.to is not None for st in m.walk(list(c.gm.decls)) if isinstance(st, m.Say)),
+            leaks=tuple(secrets[0]), hidden_params=frozenset(secrets[1]), secret_vars=tuple(sorted(secrets[2])),
             version=__version__)
 
 

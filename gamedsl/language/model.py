@@ -261,6 +261,7 @@ class Places(Stmt):
 class Say(Stmt):
     text: str  # as written between the quotes, braces and all: the message's template
     parts: tuple = ()  # its pieces in order: a text (braces undoubled) or an Expr, a value said
+    to: Expr | None = None  # `say "..." to p`: said to p alone
 
 
 @node

@@ -198,6 +198,10 @@ class Program:
     heuristic: object = None  # fn(state, env): how good the state is for state.me
     invariants: dict = attrs.Factory(dict)  # when -> [(name, fn(state, env), span)]
     messages: list = attrs.Factory(list)  # Message k: what `s.say(k, values)` says
+    private_says: bool = False  # some `say ... to p`: a seat reads only the lines said to all or to it
+    leaks: tuple = ()  # the secrecy check's errors (Diagnostics): loading refuses the game, replaying a log warns
+    hidden_params: frozenset = frozenset()  # actions whose number or value the others do not see (secrecy.py)
+    secret_vars: tuple = ()  # hidden variables that may hold what not every seat knows (secrecy.py)
     act_sets: dict = attrs.Factory(dict)  # a module name -> the names of the actions a choose or race offers
     has_move_triggers: bool = False
     watch_zones: object = frozenset()  # the zones parameters and patterns read (names, or "*": all)

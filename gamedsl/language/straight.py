@@ -320,9 +320,11 @@ else:
         table = self.unit is not None and self.unit.table and not self.unit.turn_ends
         k = self.c.message(Message(st.text, tuple(parts), table, st.span))
         values = f"({', '.join(codes)},)" if codes else "()"
+        said = f"s.game.sayers[{k}](s, {values})"
+        if st.to is not None:  # said to one player: the others do not read it (view.Said.to)
+            said = f"_said_to({said}, {self.x.fn_code(st.to, scope, T.PLAYER)})"
         # quiet: a bot's trial; State.say, inlined
-        self.emit(lines, ind, f"if not s.quiet: s.log.append((s.moves, s.me, s.game.sayers[{k}](s, {values}), s.round))",
-                  st.span)
+        self.emit(lines, ind, f"if not s.quiet: s.log.append((s.moves, s.me, {said}, s.round))", st.span)
 
     def sayable(self, e: m.Expr, typ: str):
         """A value a message can say: a number, yes/no, a player, a card, an attribute's value, or a
@@ -352,14 +354,28 @@ else:
         self.emit(lines, ind, f"s.eliminate({self.x.fn_code(st.player, scope, T.PLAYER)})", st.span)
 
     def gen_reveal(self, st: m.Reveal, scope, ind, lines):
+        """`reveal c` shows a card where it lies; `reveal p.hand` every card of a zone, `reveal hand`
+        of every player's; `reveal c.ATTR [== v]` tells part of a card. Any other value (`reveal c in
+        q.hand`, `reveal p.bid`) is told as the lines after it say it: it changes nothing in the game,
+        and the secrecy check (secrecy.py) lets those lines say it."""
         to = self.x.fn_code(st.to, scope, T.PLAYER) if st.to is not None else "None"
-        fact = self.x.attr_fact(st.card, scope, "reveal")
+        e = st.card
+        zone = self.c.zone_by_name.get(e.name) if isinstance(e, m.Name) and scope.lookup(e.name) is None else None
+        if zone is not None and zone.per_player:  # every player's zone of that name
+            self.emit(lines, ind, f"s.reveal_zones({zone.base}, {to})", st.span)
+            return
+        fact = self.x.attr_fact(e, scope, "reveal")
         if fact is not None:  # `reveal c.ATTR`, `reveal c.ATTR == v`: part of what the card is
             card, attr, value, _ = fact
             self.emit(lines, ind, f"s.tell({card}, {attr}, {value}, {to})", st.span)
             return
-        card = self.x.fn_code(st.card, scope, T.CARD)
-        self.emit(lines, ind, f"s.reveal({card}, {to})", st.span)
+        code, typ = self.x.expr(e, scope)
+        if typ == T.ZONE:
+            self.emit(lines, ind, f"s.reveal_zone({code}, {to})", st.span)
+        elif typ in (T.CARD, T.ANY):
+            self.emit(lines, ind, f"s.reveal({code}, {to})", st.span)
+        else:  # a fact told: the lines that follow say it
+            self.emit(lines, ind, "pass", st.span)
 
     # ---- steps: a def with a block, run in place where it is called
     def steps_call(self, st: m.CallSteps, scope):

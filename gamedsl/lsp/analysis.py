@@ -54,12 +54,12 @@ def check(text: str, filename: str) -> tuple[list[Diagnostic], m.GameModel | Non
     except GamedslError as exc:
         return [Diagnostic(str(exc), Span())], None
     try:
-        compile_model(model)
+        prog = compile_model(model)
     except SourceError as exc:
         return _in_file(exc, filename), model
     except GamedslError as exc:
         return [Diagnostic(str(exc), Span())], model
-    return [], model
+    return list(prog.leaks), model  # the secrecy check's errors
 
 
 _STRING_OR_COMMENT = re.compile(r'"[^"\n]*"|#[^\n]*')

@@ -43,7 +43,9 @@ class OpenSpielISMCTS:
 
     def openspiel_game(self, state) -> GamedslGame:
         """The OpenSpiel game of a gamedsl state's game, player count and options (made once)."""
-        options = dict(zip(state.prog.options, state.opt))
+        game = state.game  # (an option chosen by name is given by its name: `mode=knockout`)
+        options = {name: game.option_text(name, value) if name in state.prog.option_choices else value
+                   for name, value in zip(state.prog.options, state.opt)}
         key = (id(state.game), state.np, tuple(options.items()))
         if key not in self._games:
             self._games[key] = (state.game, GamedslGame.of(state.game, state.np, options))

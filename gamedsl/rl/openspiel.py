@@ -2,8 +2,10 @@
 
 `pyspiel.load_game("gamedsl", {"path": "path/to/my.game", "players": 4})` loads any file;
 `register(path)` registers one file under a name of its own ("gamedsl_my" for my.game). The game starts
-at a chance node whose outcome is the gamedsl seed (one of `seeds`, uniformly): every shuffle
-and deal follows from it, so after it the rules run with no further chance nodes. Reaction
+at chance nodes whose outcomes make the gamedsl seed: eight of 256 outcomes each, the eight bytes
+of a 64-bit seed (or, with `seeds=N`, one of N seeds: a space small enough for a seat to find the
+deal from its first hand, for tests only). Every shuffle and deal follows from the seed, so after
+it the rules run with no further chance nodes. Reaction
 windows and races are ordinary decisions of the player `current_player()` names.
 
 What a seat may know comes from `State.observation(player)` only: the observation string is
@@ -25,14 +27,15 @@ import numpy as np
 import pyspiel
 
 from ..engine.game import load_game as load_dsl
-from ..engine.knowledge import Redealer
+from ..engine.knowledge import SEARCH, Redealer
 from ..errors import GamedslError
 from ..language.program import MAX_SEATS
 from .encoding import Encoding
 from .moves import MoveIds
 
 NAME = "gamedsl"
-DEFAULT_SEEDS = 1000  # the chance node at the start picks one of this many seeds
+DEFAULT_SEEDS = 0  # 0: a 64-bit seed, one byte per chance node; N: one chance node picks one of N seeds
+SEED_BYTES = 8
 NO_LIMIT_LENGTH = 100_000  # the longest game assumed for a game without `limit N moves`
 _DEFAULTS = {"path": "", "players": 0, "options": "", "seeds": DEFAULT_SEEDS, "max_moves": 0}
 _LOADED: dict = {}  # (path, modification time) -> gamedsl Game
@@ -81,7 +84,8 @@ def dsl_game(path: str):
 
 class GamedslGame(pyspiel.Game):
     """A .game file as an OpenSpiel game. Parameters: path; players (0: the fewest); options
-    (`name=value;...`); seeds (how many the chance node picks from); max_moves (0: the game's own
+    (`name=value;...`); seeds (0: a 64-bit seed, a byte per chance node; N: one chance node picks one
+    of N seeds); max_moves (0: the game's own
     limit; else the game stops unfinished after that many moves, every return 0)."""
 
     TYPE = game_type(NAME, "A gamedsl .game file", 1, MAX_SEATS, _DEFAULTS, loadable=False)
@@ -96,17 +100,20 @@ class GamedslGame(pyspiel.Game):
         self.options = game.check_options(parse_options(params["options"]))
         game.new_state(self.players, 0, self.options)  # a bad player count or option fails here, at once
         self.seeds = int(params["seeds"])
-        if self.seeds < 1:
-            raise GamedslError(f"the chance node picks from 1 seed at least, not {self.seeds}")
+        if self.seeds < 0:
+            raise GamedslError(f"seeds is 0 (a 64-bit seed) or how many seeds one chance node picks from, "
+                               f"not {self.seeds}")
+        self.outcomes = 256 if self.seeds == 0 else self.seeds  # per chance node
+        self.chance_nodes = SEED_BYTES if self.seeds == 0 else 1
         self.encoding = Encoding(game, self.players)
         self.ids = MoveIds(game)
         limit = game.prog.move_limit or NO_LIMIT_LENGTH
         self.max_moves = int(params["max_moves"])  # 0: the game's own limit
         if 0 < self.max_moves < limit:
             limit = self.max_moves
-        info = pyspiel.GameInfo(num_distinct_actions=game.num_distinct_actions(), max_chance_outcomes=self.seeds,
+        info = pyspiel.GameInfo(num_distinct_actions=game.num_distinct_actions(), max_chance_outcomes=self.outcomes,
                                 num_players=self.players, min_utility=-1.0, max_utility=1.0,
-                                max_game_length=limit + 1)
+                                max_game_length=limit + self.chance_nodes)
         super().__init__(self.TYPE, info, params)
 
     @classmethod
@@ -140,7 +147,8 @@ class _Run:
 
     def __init__(self, game: GamedslGame):
         self.game = game
-        self.inner = None  # the gamedsl State, once the chance node has picked its seed
+        self.inner = None  # the gamedsl State, once the chance nodes have made its seed
+        self.chance: list[int] = []  # the chance nodes' outcomes so far
         n = game.players
         # What each seat observed before its present observation: a digest of the sequence, and
         # per zone slot and card kind whether it ever saw such a card there. They are brought up to
@@ -158,7 +166,13 @@ class _Run:
         """Apply one of OpenSpiel's actions: the chance node's seed, or a move by its id."""
         g = self.game
         if self.inner is None:
-            self.inner = inner = g.dsl.new_state(g.players, action, g.options)
+            self.chance.append(action)
+            if len(self.chance) < g.chance_nodes:
+                if self.actions is not None:
+                    self.actions.append(action)
+                return
+            seed = self.chance[0] if g.seeds else int.from_bytes(bytes(self.chance), "big")
+            self.inner = inner = g.dsl.new_state(g.players, seed, g.options)
             if g.max_moves:  # stopped unfinished after that many moves, as by the game's own limit
                 inner.move_limit = min(inner.move_limit, g.max_moves)
             self.start_from(inner)
@@ -185,6 +199,7 @@ class _Run:
         other = _Run.__new__(_Run)
         other.game = self.game
         other.inner = self.inner.clone() if self.inner is not None else None
+        other.chance = self.chance[:]
         other.digests, other.last = self.digests[:], self.last[:]
         other.memory = self.memory[:]  # arrays never changed in place: shared
         other.base, other.folded, other.todo = self.base, self.folded, []
@@ -253,15 +268,15 @@ class GamedslState(pyspiel.State):
         return self.run.game.ids.legal(self.inner)
 
     def chance_outcomes(self):
-        p = 1.0 / self.run.game.seeds
-        return [(seed, p) for seed in range(self.run.game.seeds)]
+        n = self.run.game.outcomes
+        return [(k, 1.0 / n) for k in range(n)]
 
     def _apply_action(self, action):
         self.run.apply(int(action))
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed {action}"
+            return f"seed {action}" if self.run.game.seeds else f"seed byte {action}"
         return self.run.game.dsl.action_to_string(action)
 
     def is_terminal(self):
@@ -278,10 +293,10 @@ class GamedslState(pyspiel.State):
         if self.inner is None:
             return other
         rng = random.Random(int(probability_sampler() * 2 ** 53))
-        world = Redealer(self.inner, player).deal(rng, reseed=True)
-        if world is None:  # no other deal fits what was shown: only the real cards do
-            world = self.inner.clone()
-            world.reseed(rng.getrandbits(64))
+        worlds = Redealer(self.inner, player)
+        world = worlds.deal(rng, reseed=True, tries=200, search=SEARCH)
+        if world is None:  # no deal fits what was shown: one that tells nothing (never the real cards)
+            world = worlds.blind(rng)
         other.run.inner = world
         other.run.start_from(world)  # (its seats' records so far: the real ones, caught up by clone())
         return other

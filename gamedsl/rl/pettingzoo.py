@@ -63,7 +63,7 @@ class GamedslEnv(AECEnv):
         """A new game; with `seed`, the same seed deals the same game (and the resets after it)."""
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.state = self.game.new_state(self.players, self._seeds.getrandbits(32), self.options)
+        self.state = self.game.new_state(self.players, self._seeds.getrandbits(64), self.options)
         if self.max_moves:
             self.state.move_limit = min(self.state.move_limit, self.max_moves)
         self.agents = self.possible_agents[:]

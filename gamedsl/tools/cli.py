@@ -125,11 +125,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", "-n", type=_count, help="how many players (default: the game's minimum, "
                                                         "or as many as --seats lists)")
     p.add_argument("--seed", "-s", type=_seed, help="the game's random seed (default: a random one, "
-                                                    "printed and logged)")
+                                                    "logged, and printed when the game ends: it tells the deal)")
     p.add_argument("--seats", type=_seats, help=seats_help)
     p.add_argument("--option", "-o", type=_option, action="append", default=[], metavar="NAME=VALUE",
                    help="set an option of the game (repeatable)")
-    p.add_argument("--log", metavar="PATH", help="where to write the log (default: gamedsl-GAME-SEED.jsonl)")
+    p.add_argument("--log", metavar="PATH", help="where to write the log (default: gamedsl-GAME-DATE-TIME-XXXX.jsonl, "
+                                                   "a name that tells nothing of the deal)")
     p.add_argument("--resume", metavar="PATH", help="continue the game in this log")
     p.add_argument("--verbose", "-v", action="store_true", help="show every move, even with no human playing")
     p.set_defaults(func=cmd_play)
@@ -218,6 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", "-o", type=_option, action="append", default=[], metavar="NAME=VALUE",
                    help="set an option of the game (repeatable)")
     p.add_argument("--out", metavar="PATH", help="where to write a failing game's scenario")
+    p.add_argument("--bots", action="store_true",
+                   help="also check that a bot at a seat chooses alike in deals the seat cannot tell apart (slower)")
     p.set_defaults(func=cmd_verify)
     return parser
 
@@ -388,7 +391,7 @@ def cmd_verify(args) -> int:
     shown = "".join(f", {k}={v}" for k, v in options.items())
     failed = False
     for n in counts:
-        found = verify.minimal_failure(game, n, args.examples, args.max_moves, args.seed, options)
+        found = verify.minimal_failure(game, n, args.examples, args.max_moves, args.seed, options, bots=args.bots)
         if found is None:
             print(f"{args.file}, {n} players{shown}: {args.examples} games, every invariant holds")
             continue

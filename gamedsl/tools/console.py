@@ -35,10 +35,21 @@ def stderr() -> Console:
     return Console(stderr=True, highlight=False, emoji=False)
 
 
-def load(path):
-    """A game from its file; a missing file is one clear line."""
+def load(path, leaks_allowed: bool = False):
+    """A game from its file; a missing file is one clear line. `leaks_allowed`: a game the secrecy
+    check refuses is loaded all the same, its errors printed as warnings (a log replays)."""
     from ..engine import load_game
-    return load_game(_game_file(path))
+    game = load_game(_game_file(path), leaks_allowed=leaks_allowed)
+    if game.prog.leaks:
+        import attrs
+
+        from ..errors import format_diagnostic
+        prog, warn = game.prog, stderr()
+        for d in prog.leaks:
+            say(warn, format_diagnostic(prog.filename, prog.text, attrs.evolve(d, severity="warning"),
+                                        prog.sources))
+        say(warn, "(the secrecy check refuses this game file now; the log replays as it was played)")
+    return game
 
 
 def check(path) -> None:

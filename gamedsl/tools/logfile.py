@@ -81,8 +81,11 @@ class LogWriter:
         self.path = Path(path)
         if new:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self.file = open(self.path, "x" if new else "a", encoding="utf-8", newline="\n")
+        try:  # readable by its owner alone: it holds the seed and every move in full, secret ones too
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | (os.O_EXCL if new else 0), 0o600)
+            if not new:
+                os.chmod(self.path, 0o600)  # a log written before it was kept so
+            self.file = open(fd, "a", encoding="utf-8", newline="\n")
         except FileExistsError:
             raise GamedslError(f"{self.path} already exists: resume it with `gamedsl play --resume {self.path}`, "
                                "or choose another file with --log") from None
@@ -132,7 +135,8 @@ def rewrite(data: LogData):
     """Rewrite a log file with exactly its valid lines (dropping a half-written last line)."""
     path = Path(data.path)
     tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # as the log itself: its owner's alone
+    with open(fd, "w", encoding="utf-8", newline="\n") as f:
         for obj in data.lines():
             f.write(_dump(obj) + "\n")
         f.flush()

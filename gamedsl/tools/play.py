@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import secrets
 import sys
+import time
 from pathlib import Path
 
 from rich.console import Console
@@ -50,9 +51,12 @@ def cmd_play(args) -> int:
 
     players, seats = players_and_seats(game, args.players, args.seats, default_seats)
     options = effective_options(game, dict(args.option))
-    seed = args.seed if args.seed is not None else 1 + secrets.randbelow(999_999)
+    seed = args.seed if args.seed is not None else secrets.randbits(63)
     state = game.new_state(players=players, seed=seed, options=options)
-    path = Path(args.log) if args.log else Path(f"gamedsl-{_slug(game.name)}-{seed}.jsonl")
+    # A seed chosen here is said nowhere before the game ends (whoever knows it knows every card);
+    # one given with --seed is no secret from whoever typed it.
+    tag = args.seed if args.seed is not None else f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}"
+    path = Path(args.log) if args.log else Path(f"gamedsl-{_slug(game.name)}-{tag}.jsonl")
     if path.is_dir():
         raise CliError(f"{path}: error: this is a folder: give --log the path of a file")
     if path.exists() and path.stat().st_size > 0:
@@ -63,7 +67,8 @@ def cmd_play(args) -> int:
     writer.start(args.file, sha, players, seed, options, seats, __version__)
     out = stdout()
     opts = ", ".join(f"{k}={game.option_text(k, v)}" for k, v in options.items())
-    say(out, f"{game.name}: {players} players, seed {seed}" + (f", options {opts}" if opts else "")
+    said = f", seed {seed}" if args.seed is not None else ""
+    say(out, f"{game.name}: {players} players{said}" + (f", options {opts}" if opts else "")
          + " — " + ", ".join(f"{game.player_name(k)} {kind}" for k, kind in enumerate(seats)))
     say(out, f"log: {path}", "dim")
     return _run(game, state, seats, agents, writer, out, path, args.verbose)
@@ -80,7 +85,7 @@ def _log_game(data):
     if not path_exists(gpath) or gpath.is_dir():
         raise LogError(data.path, data.start_line, f"the game file '{data.start['game']}' of this log is not "
                                                    "found (looked from here and beside the log)")
-    return gpath, load(gpath)
+    return gpath, load(gpath, leaks_allowed=True)
 
 
 def _resume_hint(path) -> str:
@@ -119,8 +124,8 @@ def _resume(args) -> int:
         if data.truncated:
             say(out, "(the last line of the log was half-written: it has been dropped)", "dim")
     players = start["players"]
-    say(out, f"{game.name}: resuming after {len(data.moves)} moves — {players} players, seed "
-              f"{start['seed']} — " + ", ".join(f"{game.player_name(k)} {kind}" for k, kind in enumerate(seats)))
+    say(out, f"{game.name}: resuming after {len(data.moves)} moves — {players} players — "
+              + ", ".join(f"{game.player_name(k)} {kind}" for k, kind in enumerate(seats)))
     say(out, f"log: {path}", "dim")
     writer = LogWriter(path, new=False)
     return _run(game, state, seats, agents, writer, out, path, args.verbose)
@@ -173,6 +178,7 @@ def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) 
     except GamedslError as exc:
         raise CliError(f"{exc}\n(the game stopped after move {state.moves}; its log is {path})") from None
     _print_results(out, game, state, seats)
+    say(out, f"seed {state.seed} (the same seed and moves play this game again)", "dim")  # not before: it tells the deal
     say(out, f"log: {path}", "dim")
     return 0
 

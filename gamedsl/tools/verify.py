@@ -11,10 +11,9 @@ from collections import Counter
 
 import attrs
 
-from ..errors import Diagnostic, GamedslError, IllegalAction, InvariantViolation, format_diagnostic
-from ..engine.knowledge import redeal
-from ..engine.view import LOG_SHOWN
+from ..errors import GamedslError, IllegalAction, InvariantViolation
 from ..language import types as T
+from .leaks import check_no_leak
 
 
 @attrs.define
@@ -98,86 +97,6 @@ def check_clone(state):
         raise InvariantViolation("a move made on a clone changed the original")
 
 
-def check_no_leak(state, rng: random.Random):
-    """Re-dealing what a player cannot see changes neither their view nor their legal moves.
-
-    The view is all of it: zones, variables (per player and per card), what the rules said, the
-    moves as the player saw them. A difference is reported with where it is in the view and,
-    for a zone or variable, where the file declares it."""
-    for player in range(state.np):
-        other = redeal(state, player, rng)
-        if other is None:  # no other deal fits what the game has shown: nothing to compare
-            continue
-        check_told(other, player)
-        mine, theirs = state.observation(player), other.observation(player)
-        if mine != theirs:
-            path, a, b = _first_difference(mine, theirs)
-            who = state.game.player_name(player)
-            message = (f"{who}'s view depends on cards they cannot see: {'.'.join(map(str, path))} "
-                       f"is {_shown(a)} in this game and {_shown(b)} in another deal of what {who} cannot see")
-            raise _leak(state, path, message)
-        if state.current_player() == player:
-            if sorted(map(state.action_to_string, other.legal_actions())) != \
-                    sorted(map(state.action_to_string, state.legal_actions())):
-                raise InvariantViolation(f"{state.game.player_name(player)}'s legal moves depend on cards "
-                                         "they cannot see")
-
-
-def check_told(world, player: int):
-    """A world dealt for a player fits what they were told (`reveal c.ATTR`): every card has a value
-    they may think it has (a world that does not is one the player knows they are not in)."""
-    tables = world.game.attr_tables
-    for (card, p), masks in world.told.items():
-        if p != player:
-            continue
-        for (name, values, _), mask, table in zip(world.prog.attributes, masks, tables):
-            if table[card] >= 0 and not mask >> table[card] & 1:
-                raise InvariantViolation(
-                    f"a world dealt for {world.game.player_name(player)} puts {world.game.card_name(card)} in "
-                    f"{world.game.zone_instance_name(world.loc[card])}, where they were told the {name} is "
-                    f"{world.game.told_text(world, player, card)}")
-
-
-_ABSENT = object()
-
-
-def _first_difference(a, b, path=()) -> tuple[tuple, object, object]:
-    """Where two views first differ: the path of keys and indices to it, and the two values there."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        for key in sorted(set(a) | set(b), key=str):
-            if a.get(key, _ABSENT) != b.get(key, _ABSENT):
-                return _first_difference(a.get(key, _ABSENT), b.get(key, _ABSENT), path + (key,))
-    if isinstance(a, list) and isinstance(b, list):
-        for k in range(max(len(a), len(b))):
-            x = a[k] if k < len(a) else _ABSENT
-            y = b[k] if k < len(b) else _ABSENT
-            if x != y:
-                return _first_difference(x, y, path + (k,))
-    return path, a, b
-
-
-def _shown(value) -> str:
-    return "absent" if value is _ABSENT else repr(value)
-
-
-def _leak(state, path: tuple, message: str) -> InvariantViolation:
-    """The error, located at the declaration of the zone or variable the path goes through, or at
-    the `say` of a line said, if any."""
-    prog = state.prog
-    span = None
-    if len(path) >= 2 and path[0] in ("zones", "vars"):
-        span = next((decl.span for decl in (prog.zones if path[0] == "zones" else prog.vars)
-                     if decl.name == path[1] and decl.span.line), None)
-    elif len(path) >= 2 and path[0] == "log" and isinstance(path[1], int):
-        shown = state.log[-LOG_SHOWN:]  # the lines a view lists (engine/view.py)
-        msg = getattr(shown[path[1]][2], "msg", None) if path[1] < len(shown) else None
-        span = msg.span if msg is not None else None
-    if span is not None:
-        located = format_diagnostic(prog.filename, prog.text, Diagnostic(message, span), prog.sources)
-        return InvariantViolation(located, located=True)
-    return InvariantViolation(message)
-
-
 def seen_cards(state) -> list[set[int]]:
     """Per player: the cards their view shows now (in zones they see, or shown to them)."""
     live = state.game.live_zones[state.np]
@@ -228,23 +147,42 @@ def check_determinism(run: Playout, state):
 GENERIC = (check_cards, check_decision)
 
 
-def play(run: Playout, choose, max_moves: int, every: int = 7, rng: random.Random | None = None):
+REPLAY_EVERY = 4  # the checks every `every` moves replay the game one time in this many (play)
+
+
+def play(run: Playout, choose, max_moves: int, every: int = 7, rng: random.Random | None = None,
+         bots: bool = False):
     """Play a game choosing moves with `choose(legal) -> index`, checking every invariant.
 
-    Cheap invariants are checked after every move, the costlier ones every `every` moves
-    and at the end. Raises InvariantViolation (or another GamedslError) on a failure.
+    Cheap invariants are checked at every decision, and that nothing a seat is shown depends on
+    what it cannot see (leaks.py): for the seat to move and one other (each in turn). Every `every`
+    moves, the costlier ones: refusals, clones, and the leak check for every seat and the
+    spectators, with (`bots`)
+    the greedy bot's choice in both; every `every` * REPLAY_EVERY moves, one seat (in turn) in a
+    world that replays the game (its variables and its log worked out again: a value said or kept
+    from a hidden card stays in the log or the variable, so it is found later), and at the end every
+    seat so. Raises InvariantViolation (or another GamedslError) on a failure.
     """
     rng = rng or random.Random(run.seed)
     state = run.game.new_state(players=run.players, seed=run.seed, options=run.options, check_invariants=True)
-    step = 0
+    step = said = 0
     while True:
         for check in GENERIC:
             check(state)
-        if step % every == 0 or state.is_terminal():
+        end = state.is_terminal() or step >= max_moves
+        if step % every == 0 or end:
             check_refusal(state, rng)
             check_clone(state)
-            check_no_leak(state, rng)
-        if state.is_terminal() or step >= max_moves:
+            first = step // every % state.np
+            check_no_leak(state, rng, replay=end or ({first} if step % (every * REPLAY_EVERY) == 0 else ()),
+                          bots=bots, seats=[(first + k) % state.np for k in range(state.np)], since=said)
+        else:
+            mover = state.current_player()
+            others = [p for p in range(state.np) if p != mover]
+            check_no_leak(state, rng, seats=[others[step % len(others)]] + ([mover] if 0 <= mover < state.np else []),
+                          since=said, spectators=False)
+        said = len(state.log)
+        if end:
             break
         legal = state.game.display_order(state.legal_actions())
         action = legal[choose(len(legal))]
@@ -263,7 +201,8 @@ def play(run: Playout, choose, max_moves: int, every: int = 7, rng: random.Rando
     return state
 
 
-def minimal_failure(game, players: int, examples: int, max_moves: int, seed: int = 0, options: dict | None = None):
+def minimal_failure(game, players: int, examples: int, max_moves: int, seed: int = 0, options: dict | None = None,
+                    bots: bool = False):
     """Search for a game that breaks an invariant; returns (Playout, error) shrunk to a minimal one, or None."""
     from hypothesis import HealthCheck, given, settings, strategies as st
     from hypothesis.errors import HypothesisException
@@ -276,7 +215,7 @@ def minimal_failure(game, players: int, examples: int, max_moves: int, seed: int
     def search(game_seed, data):
         run = Playout(game, players, seed + game_seed, options=dict(options or {}))
         try:
-            play(run, lambda n: data.draw(st.integers(0, n - 1)), max_moves)
+            play(run, lambda n: data.draw(st.integers(0, n - 1)), max_moves, bots=bots)
         except GamedslError as exc:
             last["run"], last["error"] = run, exc
             raise

@@ -317,8 +317,9 @@ class Web:
         return JSONResponse(self.server.game_info())
 
     async def tables(self, request: Request):
-        """The tables, with no link; moves as a spectator counts them (a pass in a window is not seen)."""
-        out = [{"table": tid, "moves": t.state.moves - sum(t.state.passes), "over": t.state.is_terminal(),
+        """The tables, with no link; moves as a spectator counts them (a pass in a window, or an answer
+        in a window still open, is not seen: Game.moves_known)."""
+        out = [{"table": tid, "moves": t.state.game.moves_known(t.state, -1), "over": t.state.is_terminal(),
                 "seats": t.seats, "stopped": t.stopped} for tid, t in self.server.tables.items()]
         out += [{"table": tid, "unavailable": why} for tid, why in self.server.unavailable.items()]
         out += [{"table": tid, "resuming": True} for tid in self.server.resuming]

@@ -7,13 +7,16 @@ put together from the seats' observations, keeping only what all of them see.
 """
 from __future__ import annotations
 
+from ...engine.view import LOG_SHOWN
+
 SPECTATOR = -1
 
 
 def public_view(state) -> dict:
-    """What a spectator sees: zones and variables as every seat sees them (any zone as the seat that
-    sees least of it: a hand as its owner's other seats see it, one facing away as its owner does),
-    no seat's private values, no decision of anyone's."""
+    """What a spectator sees: what every seat sees, and nothing more. A zone as the seat that sees
+    least of it (a hand as the other seats see it, one facing away as its owner does; the top of a
+    pile only if every seat sees it), a variable only where every seat sees the same value, no seat's
+    private values, no decision of anyone's, the moves every seat knows of."""
     game = state.game
     n = state.np
     views = [state.observation(k) for k in range(n)]
@@ -23,31 +26,35 @@ def public_view(state) -> dict:
     for name, v in base["zones"].items():
         if isinstance(v, dict) and set(v) == set(names):  # one instance per player
             # every seat's view, the owner's too: a hand facing away ('others') is seen least by its owner
-            zones[name] = {p: _least([views[q]["zones"][name][p] for q in range(n)]) if n > 1
-                           else _hidden(v[p]) for p in names}
+            zones[name] = {p: _common([views[q]["zones"][name][p] for q in range(n)]) for p in names}
         else:
-            zones[name] = _least([views[k]["zones"].get(name) for k in range(n)])
+            zones[name] = _common([views[k]["zones"].get(name) for k in range(n)])
     variables = {}
-    per_card = {var.name for var in state.prog.vars if var.per_card}
     for name, v in base["vars"].items():
-        if name in per_card:  # the values of the cards every seat sees
-            variables[name] = {c: x for c, x in v.items() if all(c in views[k]["vars"][name] for k in range(1, n))}
-            continue
-        if isinstance(v, dict) and len(v) == 1 and names[0] in v and n > 1 \
-                and set(views[1]["vars"].get(name, {})) != set(v):
-            continue  # each seat sees only its own value
-        variables[name] = v
+        seen = [views[k]["vars"].get(name, _ABSENT) for k in range(n)]
+        if any(x is _ABSENT for x in seen):
+            continue  # not every seat sees it now (`when`)
+        if isinstance(v, dict):  # per player or per card: the entries every seat sees alike
+            common = {key: x for key, x in v.items() if all(key in other and other[key] == x for other in seen)}
+            if common or not v:
+                variables[name] = common
+        elif all(x == v for x in seen):
+            variables[name] = v
+    waiting = game.waiting_for(state) if state.window is not None else -1
     view = {"game": base["game"], "player": None, "round": base["round"],
-            "move": state.moves - sum(state.passes),
-            "to_move": None if state.window is not None or state.is_terminal()
-            else game.player_name(state.current_player()),
+            "move": game.moves_known(state, SPECTATOR),
+            "to_move": None if state.is_terminal() else game.player_name(waiting) if state.window is not None
+            and waiting >= 0 else None if state.window is not None else game.player_name(state.current_player()),
             "zones": zones, "vars": variables, "moves": [],
             # what the rules said, as every seat read it: a card not every seat saw reads as hidden
-            "log": [game.log_line(entry, SPECTATOR) for entry in state.log[-len(base["log"]):]] if base["log"] else []}
+            "log": [game.log_line(entry, SPECTATOR) for entry in game.lines_read(state, SPECTATOR)[-LOG_SHOWN:]]}
     for key in ("eliminated", "results", "places", "labels"):
         if key in base:
             view[key] = base[key]
     return view
+
+
+_ABSENT = object()
 
 
 def _outside(v):
@@ -57,18 +64,18 @@ def _outside(v):
     return v
 
 
-def _hidden(v):
-    if isinstance(v, list):
-        return {"count": len(v)}
-    return _outside(v)
-
-
-def _least(vs: list):
-    """The view of a shared zone that shows least: a count over a list of cards."""
-    for v in vs:
-        if isinstance(v, dict):
-            return _outside(v)
-    return vs[0]
+def _common(vs: list):
+    """A zone as every seat sees it: the cards if all see them, else how many there are, with the
+    top card and the backs where every seat sees the same."""
+    if all(v == vs[0] for v in vs):
+        return _outside(vs[0]) if isinstance(vs[0], dict) else vs[0]
+    counts = [len(v) if isinstance(v, list) else v["count"] for v in vs]
+    out = {"count": counts[0]}
+    dicts = [v for v in vs if isinstance(v, dict)]
+    for key in ("top", "backs"):
+        if len(dicts) == len(vs) and all(key in d and d[key] == dicts[0][key] for d in dicts):
+            out[key] = dicts[0][key]
+    return out
 
 
 def move_seen(state, k: int, viewer: int) -> str:
