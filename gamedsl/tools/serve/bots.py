@@ -7,7 +7,9 @@ and moves (keeping the last state of each table it saw, so usually only the newe
 replayed), makes the bot afresh from its spec and a seed of that moment (the table's seed, the
 seat, the move number: a bot needs no memory between moves, so a restarted server has no search
 to replay), and returns its move. A search that runs past the table's ceiling is stopped, and the
-move made by the greedy bot instead (by a random one if even that is too slow).
+move made by the greedy bot instead (by a random one if even that is too slow). A bot that
+searches answers a reaction window or race with the greedy bot's quick look (answering_spec): who
+is asked there follows the cards, and a search would make the table wait exactly then.
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from ...bots import BotSpecError, make_bot, parse_spec
 from ...errors import GamedslError
 
 FALLBACK = ("greedy", "random")  # what moves for a bot whose search ran out of time, in this order
+QUICK_ANSWER = "greedy"  # what answers a reaction window or race for a bot that searches (answering_spec)
 
 
 def check_spec(spec: str, max_seconds: float) -> str | None:
@@ -34,6 +37,15 @@ def check_spec(spec: str, max_seconds: float) -> str | None:
         return (f"'{spec}' asks for {seconds:g} s a move; bots here think at most {max_seconds:g} s "
                 "(the server's --max-bot-seconds)")
     return None
+
+
+def answering_spec(spec: str, answering: bool) -> str:
+    """The bot that moves for a seat whose spec is `spec`: in a reaction window or race
+    (`answering`), a bot that searches answers with the greedy bot's quick look instead. Who is
+    asked in a window follows the cards, so a search there would be a tell: the next player's move
+    would wait seconds exactly when a bot could react (the issue measured 4.2-4.7 s, else at most
+    26 ms). A quick look keeps that wait as short as answering for a person who lets it pass."""
+    return QUICK_ANSWER if answering and parse_spec(spec)[0] == "ismcts" else spec
 
 
 def move_seed(table_seed: int, seat: int, move: int) -> int:
@@ -60,7 +72,7 @@ class BotPool:
         drawn = self.draw(table, seat, s)
         if drawn is not None:
             return drawn
-        spec = table.seats[seat]
+        spec = answering_spec(table.seats[seat], s.window is not None)
         seed = move_seed(table.seed, seat, s.moves)
         kind = parse_spec(spec)[0]
         moves = [(a, s.times.get(k)) for k, a in enumerate(s.history)]
