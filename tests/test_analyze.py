@@ -402,3 +402,26 @@ def test_zero_games_is_a_usage_error(capsys):
     assert "expected a number of minutes above 0, not '0'" in capsys.readouterr().err
     assert main(["analyze", "rigged.game", "--players", "3-2"]) == 2
     assert "expected a number of players or a range such as 2-5, not '3-2'" in capsys.readouterr().err
+
+
+def test_skill_is_tested_by_deal_where_a_deal_decides_most_games():
+    """Issue 41: the skill games are deals played at every seat, and a test that takes the games as
+    independent missed a skill the deals showed. 30 deals that seat 1 wins whoever sits there, and 6
+    the strong bot wins at both seats: 42 wins in 72 games (58% against 50%) is no clear sign game by
+    game (binomial p 0.19), but by deal the bot is never worse and better in 6 of 36."""
+    from gamedsl.tools import stats
+    from gamedsl.tools.analysis import metrics
+
+    def game(seed, bot_seat, winner):
+        seats = ["random", "random"]
+        seats[bot_seat] = "greedy"
+        return {"seed": seed, "seats": seats, "limit_hit": False,
+                "results": ["win" if p == winner else "lose" for p in range(2)]}
+
+    records = [game(seed, seat, 0) for seed in range(30) for seat in (0, 1)]  # the deal decides
+    records += [game(seed, seat, seat) for seed in range(30, 36) for seat in (0, 1)]  # the bot decides
+    s = metrics.skill(records, "greedy", "random", 2)
+    assert (s["rate"], s["fair"], s["deals"]) == (42 / 72, 0.5, 36)
+    assert stats.binomial_p(42, 72, 0.5) > 0.15  # what the test by games said
+    assert s["p"] < 0.05 and s["significant"] and "skill matters (tested by deal, p = 0.012)" in s["finding"], s
+    assert metrics.skill_by_deal(records, "greedy") == [0.0] * 30 + [2.0] * 6

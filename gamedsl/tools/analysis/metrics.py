@@ -17,7 +17,7 @@ import os
 import statistics
 
 from ..stats import (ALPHA, binomial_p, chi_square_p, fdr, games_to_settle, mean_ci, median_ci, paired_rates,
-                     paired_values, two_rates, two_values, wilson)
+                     paired_test, paired_values, two_rates, two_values, wilson)
 from .standing import FRACTIONS
 
 DECIDED = 0.9  # the leader "has it" once they go on to win this often
@@ -161,23 +161,49 @@ def _finding(topic: str, text: str, shown: bool) -> dict:
 # ---- skill
 
 def skill(records: list, bot: str, against: str, n: int) -> dict:
-    """How often one `bot` wins at a table of `against` bots (its seat rotated), against the fair share."""
+    """How often one `bot` wins at a table of `against` bots (its seat rotated), against the fair
+    share. Each deal is played once with the bot at each seat, so the test is paired by deal
+    (skill_by_deal): what the deal gives a seat is the same for the bot and for the others there."""
     games = len(records)
     wins = sum(_win(r, r["seats"].index(bot)) for r in records)
     total = sum(_win(r, p) for r in records for p in range(n))
     fair = total / (games * n) if games else 0.0
-    out = {"bot": bot, "against": against, "fair": fair, **rate(wins, games), "p": binomial_p(wins, games, fair)}
+    by_deal = skill_by_deal(records, bot)
+    p = paired_test(by_deal)["p"] if len(by_deal) >= 2 else binomial_p(wins, games, fair)
+    out = {"bot": bot, "against": against, "fair": fair, **rate(wins, games), "p": 1.0 if p is None else p,
+           "deals": len(by_deal)}
     out["significant"] = out["p"] < ALPHA
     effect = out["rate"] - fair if games else None
+    tested = ("tested by deal, " if by_deal else "") + p_text(out["p"])
     if out["significant"]:
         verdict = "skill matters" if out["rate"] > fair else f"{bot} does worse than {against}"
         out["finding"] = (f"{bot} wins {rate_text(out)} against {against}, fair share {pct(fair)}: {verdict} "
-                          f"({p_text(out['p'])})")
+                          f"({tested})")
     else:
         sd = math.sqrt(max(fair * (1 - fair), 1e-9))
         out["finding"] = (f"can't tell yet whether skill matters against {against}: {bot} wins {rate_text(out)}, "
-                          f"fair share {pct(fair)} ({pp(effect)}, {p_text(out['p'])})"
+                          f"fair share {pct(fair)} ({pp(effect)}, {tested})"
                           + _settle_text(games_to_settle(effect, sd)))
+    return out
+
+
+def skill_by_deal(records: list, bot: str) -> list[float]:
+    """Per deal played at two seats or more: the wins of the bot at each seat it held, less how often
+    the weaker bots won at that seat of the same deal (0 on average if the bot is no better: the deal,
+    not the player, decides what a seat of it is worth)."""
+    deals: dict = {}
+    for r in records:
+        deals.setdefault(r["seed"], []).append(r)
+    out = []
+    for games in deals.values():
+        if len(games) < 2:
+            continue
+        diff = 0.0
+        for r in games:
+            seat = r["seats"].index(bot)
+            others = [_win(o, seat) for o in games if o is not r]
+            diff += _win(r, seat) - sum(others) / len(others)
+        out.append(diff)
     return out
 
 
