@@ -11,7 +11,7 @@ import pytest
 
 import gamedsl
 from gamedsl.tools.analysis import command as C
-from gamedsl.tools.analysis import standing
+from gamedsl.tools.analysis import metrics, standing, versions
 from gamedsl.tools.cli import main
 
 # Seat 1 always wins. The modifier, the action 'shout' and its 'say' can never fire (no hand holds
@@ -254,6 +254,15 @@ def test_two_identical_versions_show_no_significant_difference(capsys):
     (c,) = r["comparisons"]
     assert c["paired"] and c["rows"] and not any(row["significant"] for row in c["rows"])
     assert all(row["diff"] in (0, None) for row in c["rows"])
+    # issue 41: silence was all a comparison with nothing significant said; now it says so, and how
+    # large a change these games would have shown
+    (said,) = c["findings"]
+    assert said.startswith(f"no difference found in {len(c['rows'])} measures (the clearest: "), said
+    seat = c["rows"][0]
+    assert seat["metric"] == "seat 1 win rate"
+    size = round(100 * versions.SEEN * (seat["ci"][1] - seat["ci"][0]) / 2)
+    assert f"a change of about {size} points in seat 1 win rate would have been seen" in said, said
+    assert said.endswith("only this comparison tests a difference")
 
 
 def test_a_sweep_plays_the_same_seeds_for_each_value_and_finds_the_change(capsys):
@@ -410,7 +419,6 @@ def test_skill_is_tested_by_deal_where_a_deal_decides_most_games():
     the strong bot wins at both seats: 42 wins in 72 games (58% against 50%) is no clear sign game by
     game (binomial p 0.19), but by deal the bot is never worse and better in 6 of 36."""
     from gamedsl.tools import stats
-    from gamedsl.tools.analysis import metrics
 
     def game(seed, bot_seat, winner):
         seats = ["random", "random"]

@@ -16,7 +16,7 @@ from gamedsl.language import compiler
 from gamedsl.language.build import build
 from gamedsl.language.variant import bases
 from gamedsl.language import model as m
-from gamedsl.tools.analysis.metrics import kept_rules
+from gamedsl.tools.analysis.versions import kept_rules
 from gamedsl.tools.cli import main
 from gamedsl.tools.logfile import file_sha256
 from gamedsl.tools.simulate import play_bot_game

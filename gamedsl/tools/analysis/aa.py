@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from . import metrics as M
+from .versions import compare
 
 
 def split_runs(context, main: list, bot: str, probes: list | None, repetitions: int = 20, seed: int = 0) -> dict:
@@ -27,7 +28,7 @@ def split_runs(context, main: list, bot: str, probes: list | None, repetitions: 
             seeds = {r["seed"] for r in arm}
             arm_probes = [pr for pr in probes if pr["seed"] in seeds] if probes is not None else None
             metrics.append(M.version_metrics(context, {"main": arm}, bot, arm_probes))
-        c = M.compare(metrics[0], metrics[1], {"main": arms[0]}, {"main": arms[1]}, True, n, bot, paired=False)
+        c = compare(metrics[0], metrics[1], {"main": arms[0]}, {"main": arms[1]}, True, n, bot, paired=False)
         for row in c["rows"]:
             if row["p"] is not None:
                 tested += 1

@@ -19,6 +19,7 @@ from ..workers import check_ray, run_tasks, with_progress
 from ..simulate import seat_kinds
 from . import metrics as M
 from . import probes as P
+from .versions import compare
 from .observe import Context, setup, watch_task
 
 from .options import PROBES
@@ -229,7 +230,7 @@ def analyze(versions: list, players: int, games: int, seats: list[str], bot: str
     comparisons = []
     for k in range(1, len(versions)):
         same = versions[k].game is versions[0].game
-        c = M.compare(out_versions[0]["metrics"], out_versions[k]["metrics"], records_by_version[0],
+        c = compare(out_versions[0]["metrics"], out_versions[k]["metrics"], records_by_version[0],
                       records_by_version[k], same, players, bot)
         comparisons.append({"base": versions[0].label, "other": versions[k].label, **c})
     by_players = {}
@@ -318,6 +319,8 @@ def _print_comparison(out, c: dict):
 
     say(out, "")
     say(out, f"{c['other']} against {c['base']} (the same seeds, game by game)", "bold underline")
+    for finding in c["findings"]:
+        say(out, finding)
     table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
     for i, col in enumerate(("metric", c["base"], c["other"], "difference (95% CI)", "q")):
         table.add_column(col, justify="left" if i == 0 else "right", header_style="bold")

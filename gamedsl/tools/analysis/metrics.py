@@ -1,6 +1,6 @@
 """The design report's figures, from the records of watched games (observe.py): one version's
-metrics, two versions side by side, and the findings in words. docs/analysis.md says what each
-one means and how it is tested.
+metrics and the findings in words (two versions side by side: versions.py). docs/analysis.md says
+what each one means and how it is tested.
 
 The unit of every test is the game: a quantity read per decision or per move is first averaged
 within each game. Versions played on the same seeds are compared pair by pair (McNemar's exact
@@ -13,11 +13,10 @@ interval and about how many games would settle it.
 from __future__ import annotations
 
 import math
-import os
 import statistics
 
 from ..stats import (ALPHA, binomial_p, chi_square_p, fdr, games_to_settle, mean_ci, median_ci, paired_rates,
-                     paired_test, paired_values, two_rates, two_values, wilson)
+                     paired_test, two_rates, wilson)
 from .standing import FRACTIONS
 
 DECIDED = 0.9  # the leader "has it" once they go on to win this often
@@ -444,106 +443,3 @@ def findings(m: dict) -> list[dict]:
         out.append(_finding("tension", text, True))
     out.sort(key=lambda f: not f["significant"])
     return out
-
-
-# ---- two versions
-
-def compare(base: dict, other: dict, base_records: dict, other_records: dict, same_file: bool, n: int,
-            bot: str, paired: bool = True) -> dict:
-    """The second version against the first, each row a test (paired on the same seeds, or not),
-    the rows corrected together; and the rules (actions, triggers, modifiers, steps, the statements
-    of the setup, rounds and outcome) that fire more or less often, corrected apart: of one file,
-    or those a variant kept of its base."""
-    b, o = base_records["main"], other_records["main"]
-    rows: list[dict] = []
-
-    def outcome(name, fb, fo, rb=b, ro=o):
-        xs, ys = [bool(fb(r)) for r in rb], [bool(fo(r)) for r in ro]
-        test = paired_rates(xs, ys) if paired else two_rates(sum(xs), len(xs), sum(ys), len(ys))
-        rows.append({"metric": name, "unit": "%", **test})
-
-    def quantity(name, fb, fo=None, unit="", rb=b, ro=o):
-        fo = fo or fb
-        xs, ys = [fb(r) for r in rb], [fo(r) for r in ro]
-        if paired:
-            keep = [(x, y) for x, y in zip(xs, ys) if x is not None and y is not None]
-            test = paired_values([x for x, _ in keep], [y for _, y in keep])
-        else:
-            test = two_values([x for x in xs if x is not None], [y for y in ys if y is not None])
-        rows.append({"metric": name, "unit": unit, **test})
-
-    for p in range(n):
-        outcome(f"seat {p + 1} win rate", lambda r, p=p: _win(r, p), lambda r, p=p: _win(r, p))
-    outcome("first player's win rate", lambda r: _win(r, r["first"]), lambda r: _win(r, r["first"]))
-    for name, rb in base_records.items():
-        if name != "main" and name in other_records:
-            mine = lambda r: _win(r, r["seats"].index(bot))  # noqa: E731
-            outcome(f"{bot}'s win rate against {name.partition(':')[2]}", mine, mine, rb, other_records[name])
-    quantity("moves per game", lambda r: r["moves"])
-    quantity("rounds per game", lambda r: r["rounds"])
-    quantity("decisions with one legal move", lambda r: r["forced"] / r["decisions"] if r["decisions"] else None,
-             unit="%")
-    quantity("winners per game", lambda r: None if r["limit_hit"] else sum(x == "win" for x in r["results"]))
-    outcome("games that hit the move limit", lambda r: r["limit_hit"], lambda r: r["limit_hit"])
-    quantity("downtime (others' decisions between two of one's own)", lambda r: r["pace"]["downtime"])
-    if base["tension"]["measured"] and other["tension"]["measured"] and base["tension"]["by"] == other["tension"]["by"]:
-        unit = base["tension"]["by"]
-
-        def per(r, key):
-            t = r["tension"][unit]
-            return None if r["limit_hit"] else t[key]
-        quantity(f"lead changes per {unit}",
-                 lambda r: None if r["limit_hit"] or r["tension"][unit]["points"] < 2 else
-                 r["tension"][unit]["changes"] / (r["tension"][unit]["points"] - 1))
-        quantity("drama (the winner's gap behind the leader)", lambda r: per(r, "drama"))
-    fdr(rows)
-    changed = []
-    pairs = list(zip(base["coverage"]["elements"], other["coverage"]["elements"])) if same_file else \
-        kept_rules(base["coverage"]["elements"], other["coverage"]["elements"])
-    if pairs:
-        fired_b, fired_o = [set(r["fired"]) for r in b], [set(r["fired"]) for r in o]
-        for eb, eo in pairs:
-            if eb["parent"] is not None:  # a rule is compared as a whole: its statements follow it
-                continue
-            xs = [eb["index"] in f for f in fired_b]
-            ys = [eo["index"] in f for f in fired_o]
-            test = paired_rates(xs, ys) if paired else two_rates(sum(xs), len(xs), sum(ys), len(ys))
-            changed.append({"where": eb["where"], "kind": eb["kind"], "text": eb["text"],
-                            "base": sum(xs) / len(xs) if xs else None, "other": sum(ys) / len(ys) if ys else None,
-                            **test})
-        fdr(changed)
-        changed = [c for c in changed if c["significant"]]
-    return {"rows": rows, "coverage_changes": changed, "card_changes": card_changes(base, other), "paired": paired,
-            "findings": [_row_finding(row) for row in rows if row["significant"]]}
-
-
-def kept_rules(base: list[dict], other: list[dict]) -> list[tuple]:
-    """The elements two files have in common, paired: those a variant kept of its base, written at
-    the same place of the same file (none for two files that do not extend one another)."""
-    def place(e):
-        file, line, column = e["where"].rsplit(":", 2)
-        return os.path.normpath(file), line, column
-    found = {place(e): e for e in other}
-    return [(e, found[place(e)]) for e in base if place(e) in found]
-
-
-def card_changes(base: dict, other: dict) -> list[dict]:
-    """The kinds of card whose probed effect differs between two versions (the probes of each are
-    their own moments: the rank-sum test of the paired differences, Benjamini-Hochberg over the kinds)."""
-    pb, po = base["cards"]["probes"], other["cards"]["probes"]
-    if not pb or not po:
-        return []
-    rows = []
-    effects_b = {row["card"]: row["effects"] for row in pb["rows"]}
-    for row in po["rows"]:
-        if row["card"] in effects_b:
-            rows.append({"card": row["card"], **two_values(effects_b[row["card"]], row["effects"])})
-    fdr(rows)
-    return [row for row in rows if row["significant"]]
-
-
-def _row_finding(row: dict) -> str:
-    diff = pp(row["diff"]) if row["unit"] == "%" else f"{row['diff']:+.2f}"
-    ci = (f"{pp(row['ci'][0])} to {pp(row['ci'][1])}" if row["unit"] == "%"
-          else f"{row['ci'][0]:+.2f} to {row['ci'][1]:+.2f}") if row["ci"] else "no interval"
-    return f"{row['metric']}: {diff} ({ci}; {p_text(row['q'], 'q')})"
