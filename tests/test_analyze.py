@@ -275,7 +275,7 @@ def test_a_sweep_plays_the_same_seeds_for_each_value_and_finds_the_change(capsys
     assert moves["p"] == pytest.approx(2 ** -39, rel=0.5) or moves["p"] < 1e-6  # 40 games all one way
     forced = next(row for row in c["rows"] if row["metric"] == "decisions with one legal move")
     assert (forced["base"], forced["other"]) == (0.0, 0.5) and forced["significant"]
-    assert "moves per game: +2.00" in " ".join(c["findings"])
+    assert "moves per game: median 2 → 4, mean +2.00 (+2.00 to +2.00; q < 0.001)" in c["findings"]
 
 
 def test_an_aa_test_flags_few_differences_between_halves_of_one_version(capsys):
@@ -433,3 +433,17 @@ def test_skill_is_tested_by_deal_where_a_deal_decides_most_games():
     assert stats.binomial_p(42, 72, 0.5) > 0.15  # what the test by games said
     assert s["p"] < 0.05 and s["significant"] and "skill matters (tested by deal, p = 0.012)" in s["finding"], s
     assert metrics.skill_by_deal(records, "greedy") == [0.0] * 30 + [2.0] * 6
+
+
+def test_a_count_per_game_is_told_by_its_medians_where_a_tail_drives_its_mean():
+    """Issue 41: "-621.90 moves" read as if games got shorter by 600 moves, where the medians were
+    109 and 95: one very long game of the first version drove the mean. The finding leads with the medians."""
+    from gamedsl.tools import stats
+
+    base = [100 + k % 3 for k in range(39)] + [20_000]
+    other = [95 + k % 3 for k in range(40)]
+    row = {"metric": "moves per game", "unit": "", **stats.paired_values(base, other)}
+    row["q"] = row["p"]
+    assert row["significant"]
+    (said,) = versions.comparison_findings([row])
+    assert said.startswith("moves per game: median 101 → 96, mean -502.50 (") and "q < 0.001" in said, said

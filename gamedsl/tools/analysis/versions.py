@@ -126,7 +126,12 @@ def comparison_findings(rows: list[dict]) -> list[str]:
 
 
 def _row_finding(row: dict) -> str:
+    """A row in words. A count per game (moves, rounds) is led by its medians: a few very long games
+    drive its mean (the issue's "-621.90 moves" where the medians were 109 and 95)."""
     diff = pp(row["diff"]) if row["unit"] == "%" else f"{row['diff']:+.2f}"
     ci = (f"{pp(row['ci'][0])} to {pp(row['ci'][1])}" if row["unit"] == "%"
           else f"{row['ci'][0]:+.2f} to {row['ci'][1]:+.2f}") if row["ci"] else "no interval"
+    if row["unit"] != "%" and row.get("base_median") is not None and row.get("other_median") is not None:
+        return (f"{row['metric']}: median {row['base_median']:g} → {row['other_median']:g}, mean {diff} "
+                f"({ci}; {p_text(row['q'], 'q')})")
     return f"{row['metric']}: {diff} ({ci}; {p_text(row['q'], 'q')})"
