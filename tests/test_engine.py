@@ -357,6 +357,23 @@ outcome { places p in players by p.pts descending }
     assert state.places == [2, 1, 2]
 
 
+def test_places_break_ties_by_the_keys_after_then_and_the_score_stays_the_first_key():
+    """`by E then F`: players equal on E are placed by F (Sushi Go: the most puddings breaks a tie),
+    still sharing a place when equal on both; the report reads E as the score (its margin in points,
+    not the 601 an encoded key '100 * score + puddings' gave)."""
+    from gamedsl.tools.analysis.standing import standing
+
+    game = load('''var pts per player = 0
+var extra per player = 0
+setup { for each p in players { p.pts = 5  p.extra = if p == seat(2) then 3 else 1 } }
+round { end game }
+outcome { places p in players by p.pts then p.extra then 0 descending }
+''')
+    state = game.new_state(players=3)
+    assert state.places == [2, 1, 2]  # without `then`: all three first
+    assert standing(state)[1] == [5, 5, 5]
+
+
 def test_the_move_limit_ends_the_game_without_a_result():
     game = load('''limit 5 moves
 action wait { log += 1 }

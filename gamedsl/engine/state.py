@@ -337,7 +337,8 @@ class State(Flow, Decisions, Cards, Checks):
         return [1.0 if r == "win" else -1.0 if r == "lose" else 0.0 for r in self.results]
 
     def set_places(self, order: tuple, key, descending: bool):
-        """Places from 1, best first; players with equal keys share a place."""
+        """Places from 1, best first; players with equal keys share a place (a key may be a tuple:
+        `by E then F`, compared item by item)."""
         ranked = sorted(order, key=key, reverse=descending)
         keys = [key(p) for p in ranked]
         by = [None] * self.np

@@ -97,7 +97,8 @@ class _Statements(Transformer):
         return m.Result(span=_s(meta), kind="lose", player=c[0])
 
     def places_stmt(self, meta, c):
-        return m.Places(span=_s(meta), var=str(c[0]), domain=c[1], key=c[2], descending=c[3] == "descending")
+        return m.Places(span=_s(meta), var=str(c[0]), domain=c[1], key=c[2], then=tuple(c[3:-1]),
+                        descending=c[-1] == "descending")
 
     def ascending(self, meta, c):
         return "ascending"

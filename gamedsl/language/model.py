@@ -254,6 +254,7 @@ class Places(Stmt):
     var: str
     domain: Expr
     key: Expr
+    then: tuple = ()  # the keys that break ties, in order (`by E then F`)
     descending: bool = False
 
 

@@ -299,6 +299,8 @@ else:
         inner = scope.child()
         var = inner.bind(st.var, T.PLAYER)
         key = self.x.fn_code(st.key, inner, T.NUM)
+        if st.then:  # ties broken by the later keys: a tuple compares key by key
+            key = ", ".join([key] + [self.x.fn_code(e, inner, T.NUM) for e in st.then]) + ","
         self.emit(lines, ind, f"s.set_places(tuple({dcode}), lambda {var}: ({key}), {st.descending})", st.span)
 
     def gen_say(self, st: m.Say, scope, ind, lines):

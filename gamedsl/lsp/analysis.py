@@ -343,7 +343,7 @@ class _Locals:
             return self.visit(x.body, self.bind(env, self.find(x.var, x.span, "for each", r"\beach\s"), x.span))
         if isinstance(x, m.Places):
             self.visit(x.domain, env)
-            return self.visit(x.key, self.bind(env, self.find(x.var, x.span, "places", r"\bplaces\s"), x.span))
+            return self.visit((x.key, *x.then), self.bind(env, self.find(x.var, x.span, "places", r"\bplaces\s"), x.span))
         if isinstance(x, m.Call):
             if x.for_var:
                 self.visit(x.for_domain, env)

@@ -45,9 +45,12 @@ def standing(state) -> tuple[list, list | None, str] | None:
 
 
 def _scores(ranked_by) -> list | None:
+    """The score of each player in the game's units: the key of `places` (its first: the later
+    ones of `by E then F` only break ties)."""
     if ranked_by is None:
         return None
     keys, descending = ranked_by
+    keys = [k[0] if isinstance(k, tuple) else k for k in keys]
     if any(not isinstance(k, (int, float)) for k in keys):
         return None
     return [k if descending else -k for k in keys]
