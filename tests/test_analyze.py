@@ -447,3 +447,29 @@ def test_a_count_per_game_is_told_by_its_medians_where_a_tail_drives_its_mean():
     assert row["significant"]
     (said,) = versions.comparison_findings([row])
     assert said.startswith("moves per game: median 101 → 96, mean -502.50 (") and "q < 0.001" in said, said
+
+
+def test_a_move_that_ends_the_game_is_weighed_by_the_heuristic_not_by_a_win_of_1000():
+    """Issue 41: "0% meaningful decisions" beside "skill matters" (Law): a sampled move that ended the
+    game was worth 1000 (a win), so every other decision's spread looked like nothing beside it."""
+    import random
+
+    game = gamedsl.load_source('''game "Ends"
+players 2
+attribute rank: 1, 2
+cards rank
+zone deck: hidden
+var pts per player = 0
+action small "small" { me.pts += 1 }
+action big "big" { me.pts += 3 }
+action finish "finish" if me.pts >= 3 { win me  end game }
+round { while true { turn seat(1) { choose small, big, finish } } }
+heuristic me.pts
+''', "ends.game")
+    first = game.new_state(players=2)
+    early = standing.weigh(first, random.Random(0))
+    first.apply_action(game.string_to_action(first, "big"))
+    late = standing.weigh(first, random.Random(0))
+    assert (early, late) == ([1.0, 3.0], [4.0, 6.0, 3.0])  # small, big (, finish): in points
+    d = metrics.decisions([{"weighed": [early, late]}])
+    assert d["range"] == 5.0 and d["meaningful"]["mean"] == 1.0  # both decisions matter (was 1 of 2)

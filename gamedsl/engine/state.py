@@ -440,9 +440,10 @@ class State(Flow, Decisions, Cards, Checks):
         self.seed = seed
 
     @_rules_run
-    def evaluate(self, player: int):
-        """The game's heuristic for one player (its returns once the game is over; 0 without one)."""
-        if self.terminal:
+    def evaluate(self, player: int, ended: bool = True):
+        """The game's heuristic for one player (its returns once the game is over, unless `ended` is
+        False: the heuristic still, in its own units; 0 without one)."""
+        if self.terminal and ended:
             return 1000.0 * self.returns()[player]
         fn = self.prog.heuristic
         if fn is None:

@@ -174,7 +174,8 @@ class Watch:
 
 def weigh(state, rng: random.Random) -> list[float]:
     """The value of each legal move for the player deciding, by the game's heuristic one move
-    ahead, averaged over a few worlds they could be in (they never see the hidden cards)."""
+    ahead (in its own units, a move that ends the game too), averaged over a few worlds they could
+    be in (they never see the hidden cards)."""
     if state.prog.heuristic is None:
         return []
     me = state.current_player()
@@ -191,7 +192,7 @@ def weigh(state, rng: random.Random) -> list[float]:
             after = world.clone(past=False)
             try:
                 after.apply_action(action)
-                totals[i] += after.evaluate(me)
+                totals[i] += after.evaluate(me, ended=False)  # (a win's 1000 would dwarf every other range)
             except GamedslError:
                 return []
     return [t / dealt for t in totals] if dealt else []
