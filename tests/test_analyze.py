@@ -473,3 +473,31 @@ heuristic me.pts
     assert (early, late) == ([1.0, 3.0], [4.0, 6.0, 3.0])  # small, big (, finish): in points
     d = metrics.decisions([{"weighed": [early, late]}])
     assert d["range"] == 5.0 and d["meaningful"]["mean"] == 1.0  # both decisions matter (was 1 of 2)
+
+
+SOLO = '''game "Solo"
+players 2
+attribute rank: 1, 2
+cards rank
+zone deck: hidden
+var r = 0
+var pts per player = 0
+action gain "gain" { me.pts += 1 }
+action big "big" { me.pts += 2 }
+round { r += 1  turn seat(1 + r % 2) { choose gain, big } }
+end game when r == 8
+outcome { places p in players by p.pts descending }
+'''
+
+
+def test_stages_are_named_in_rounds_and_a_round_of_one_players_turn_has_no_starter_advantage(capsys):
+    """Issue 41: "half-time" meant after round 2 of 3 in Sushi Go, and Law's "the round starter gains
+    most in 91% of rounds" counted rounds that are one player's turn (where only they move). Each
+    round here is one player's turn: no starter figure; the stages say which round they are."""
+    Path("solo.game").write_text(SOLO, encoding="utf-8")
+    t = run_json(capsys, "solo.game", "--games", "20", "--seats", "random", "--bot", "random", "--jobs", "1",
+                 "--skill-games", "2", "--probes", "0")["versions"][0]["metrics"]["tension"]
+    assert t["by"] == "round" and t["round_starter"] is None  # (was 98 of 98 rounds, p 6e-30)
+    assert t["when"] == {"25%": "after round 2 of 8", "50%": "after round 4 of 8", "75%": "after round 6 of 8"}
+    assert metrics.stage_words([{"rounds": 3}] * 5, "round")["50%"] == "after round 2 of 3"
+    assert metrics.stage_words([{"rounds": 40}], "turn")["50%"] == "50% of the way through (by turns)"

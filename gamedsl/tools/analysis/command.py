@@ -287,8 +287,8 @@ def _print_version(out, m: dict):
     if t["measured"]:
         mid = t["stages"]["50%"]
         say(out, f"tension   read by the {'game' if t['read'] == 'outcome' else 'heuristic'} at the end of each "
-                 f"{t['by']}: {M.mean_text(t['lead_changes'], digits=2)} lead changes per {t['by']}; the leader at "
-                 f"half-time wins {M.rate_text(mid['leader_wins'])}, the last {M.rate_text(mid['last_wins'])}; "
+                 f"{t['by']}: {M.mean_text(t['lead_changes'], digits=2)} lead changes per {t['by']}; the leader "
+                 f"{t['when']['50%']} wins {M.rate_text(mid['leader_wins'])}, the last {M.rate_text(mid['last_wins'])}; "
                  + (f"decided (the leader wins {M.pct(M.DECIDED)}) by {M.pct(t['decided_at'])} of the game"
                     if t["decided_at"] is not None else "never decided before the end"))
     else:

@@ -124,7 +124,8 @@ def _tension_section(t: dict) -> str:
     if not t["measured"]:
         return f"<h3>Tension</h3><p>Not measured: {escape(t['why'])}.</p>"
     how = "the game's own outcome (its places and score)" if t["read"] == "outcome" else "the game's heuristic"
-    rows = [[stage, M.rate_text(x["leader_wins"]), M.rate_text(x["last_wins"])] for stage, x in t["stages"].items()]
+    rows = [[f"{stage}: {t['when'][stage]}", M.rate_text(x["leader_wins"]), M.rate_text(x["last_wins"])]
+            for stage, x in t["stages"].items()]
     out = [f"<h3>Tension</h3><p>Standings read at the end of every {t['by']} with {how}, in the "
            f"{t['games']} games that ended ({t['single_winner']} with one winner).</p>",
            _table(["at this point of the game", "the leader wins", "the last player wins"], rows),
@@ -140,8 +141,8 @@ def _tension_section(t: dict) -> str:
         out.append(f"Margin at the end (first minus second): median {_num(t['margin']['median'])}. ")
     rs = t["round_starter"]
     if rs:
-        out.append(f"The player who starts a round gains most in it in {M.rate_text(rs)} of rounds (fair share "
-                   f"{M.pct(rs['fair'])}, {_p(rs['p'])}).")
+        out.append(f"The player who starts a round gains most in it in {M.rate_text(rs)} of the rounds in which "
+                   f"several players decided (fair share {M.pct(rs['fair'])}, {_p(rs['p'])}).")
     return "".join(out) + "</p>"
 
 

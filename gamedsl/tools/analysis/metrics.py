@@ -261,6 +261,17 @@ def tension_unit(records: list) -> str:
     return "round" if rounds and statistics.median(rounds) >= 3 else "turn"
 
 
+def stage_words(records: list, unit: str) -> dict:
+    """What each stage (25%, 50%, 75%) is in the game's own terms: in a game of a few rounds, the
+    round after which the standing is read ("after round 2 of 3": half of a game of three rounds
+    falls in its second); else the share of the game's turns."""
+    if unit != "round":
+        return {f"{round(f * 100)}%": f"{round(f * 100)}% of the way through (by turns)" for f in STAGES}
+    total = round(statistics.median(r["rounds"] for r in records))
+    return {f"{round(f * 100)}%": f"after round {min(total - 1, int(f * (total - 1))) + 1} of {total}"
+            for f in STAGES}
+
+
 def tension(records: list, n: int) -> dict:
     """The standings at the ends of turns or rounds (standing.py): lead changes per turn or round,
     how often the leader and the last player at 25/50/75% of the game go on to win, the point
@@ -295,7 +306,8 @@ def tension(records: list, n: int) -> dict:
     starts = [x for g in games for x in g["rounds"] if x[1] >= 0]
     fair = 1 / n
     return {"measured": True, "read": read, "by": unit, "games": len(games), "single_winner": len(single),
-            "lead_changes": spread(changes), "stages": stages, "curve": curve, "decided_at": decided,
+            "lead_changes": spread(changes), "stages": stages, "when": stage_words(records, unit),
+            "curve": curve, "decided_at": decided,
             "trailed": rate(sum(bool(g["trailed"]) for g in single), len(single)),
             "drama": spread(drama) if drama else None,
             "margin": spread([g["margin"] for g in games if g["margin"] is not None], heavy=True),
@@ -436,7 +448,7 @@ def findings(m: dict) -> list[dict]:
         mid = t["stages"]["50%"]
         when = (f"decided from {pct(t['decided_at'])} of the game on (the leader then wins at least "
                 f"{pct(DECIDED)} of the time)" if t["decided_at"] is not None else "never decided before the end")
-        text = (f"the leader at half-time goes on to win {rate_text(mid['leader_wins'])}, the last player "
+        text = (f"the leader {t['when']['50%']} goes on to win {rate_text(mid['leader_wins'])}, the last player "
                 f"{rate_text(mid['last_wins'])}; {when}")
         if t["decided_at"] is not None and t["decided_at"] <= 0.25:
             text = "a runaway leader: " + text

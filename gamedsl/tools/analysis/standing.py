@@ -73,12 +73,14 @@ class Watch:
     and of rounds, who decided when, who was knocked out when, and a few decisions weighed."""
 
     def __init__(self, state, seed: int):
-        self.points: list[tuple] = []  # per end of a turn: (leader, last, scores, ends a round, round starter)
+        # per end of a turn: (leader, last, scores, ends a round, round starter, several decided in the round)
+        self.points: list[tuple] = []
         self.read = None  # how the standings were read: outcome or heuristic
         self.deciders: list[int] = []
         self.out_at: dict[int, int] = {}  # player -> the move after which they were out
         self.turn, self.round = state.turn, state.round
         self.starter = -1  # who made the first decision of the round
+        self.in_round: set[int] = set()  # who decided in it
         self.rng = random.Random(seed)
         self.weighed: list[list[float]] = []  # per sampled decision: the value of each move for its decider
 
@@ -87,6 +89,7 @@ class Watch:
         p = state.current_player()
         if self.starter < 0:
             self.starter = p
+        self.in_round.add(p)
         self.deciders.append(p)
         if len(self.weighed) < SAMPLED and len(state.legal_actions()) > 1 and self.rng.random() < 0.1:
             values = weigh(state, self.rng)
@@ -102,7 +105,7 @@ class Watch:
         if (state.turn, state.round) != (self.turn, self.round) and not state.terminal:
             self._point(state, state.round != self.round)
             if state.round != self.round:
-                self.starter = -1
+                self.starter, self.in_round = -1, set()
         self.turn, self.round = state.turn, state.round
 
     def _point(self, state, round_end: bool):
@@ -115,7 +118,7 @@ class Watch:
         elif how != self.read:  # read one way at one moment and another at the next: keep one way
             return
         leader, last = leader_and_last(results, scores)
-        self.points.append((leader, last, scores, round_end, self.starter))
+        self.points.append((leader, last, scores, round_end, self.starter, len(self.in_round) > 1))
 
     def record(self, state, winner: int) -> dict:
         """The game's record of tension (by turn and by round) and pace (see metrics)."""
@@ -136,13 +139,14 @@ class Watch:
                 last_leader = leader
         at = [points[min(n - 1, int(f * n))] if n else None for f in FRACTIONS]
         scored = self.read == "outcome" and n and points[0][2] is not None and winner >= 0
-        behind = [s[leader] - s[winner] for leader, _, s, _, _ in points
+        behind = [s[leader] - s[winner] for leader, _, s, *_ in points
                   if scored and s is not None and leader >= 0 and leader != winner]
-        starts = []  # per round: (who started it, who gained most in it)
+        starts = []  # per round several played in: (who started it, who gained most in it)
         if rounds and scored and final_scores is not None:
             before = None
-            for _, _, s, _, starter in points + [(None, None, final_scores, True, self.starter)]:
-                if before is not None and starter >= 0:
+            last_round = (None, None, final_scores, True, self.starter, len(self.in_round) > 1)
+            for _, _, s, _, starter, several in points + [last_round]:
+                if before is not None and starter >= 0 and several:  # (a round of one player's turn: theirs)
                     gains = [a - b for a, b in zip(s, before)]
                     top = max(gains)
                     starts.append((starter, gains.index(top) if gains.count(top) == 1 else -1))
