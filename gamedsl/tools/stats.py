@@ -149,14 +149,17 @@ def two_rates(x1: int, n1: int, x2: int, n2: int) -> dict:
 def paired_values(a: list, b: list, seed: int = 0) -> dict:
     """A per-game quantity on the same games (b minus a): the Wilcoxon signed-rank test of the
     per-game differences, their median and mean with a bootstrap interval of the mean. Robust to
-    heavy tails (one long game moves the ranks by one)."""
+    heavy tails (one long game moves the ranks by one). The games played alike in both (a zero
+    difference) say nothing of the direction and are left out of the test, as McNemar's test leaves
+    out the games whose outcome agrees: splitting them between the signs, as before, took most of
+    its power where most games tie (185 of 200 in the issue: 12 up and 3 down gave p 0.24, now 0.02)."""
     diffs = [y - x for x, y in zip(a, b)]
     if len(diffs) < 2:
         return _test(None, None, None)
     mean = statistics.fmean(diffs)
     if not any(diffs):
         return _test(0.0, (0.0, 0.0), 1.0, base=statistics.fmean(a), other=statistics.fmean(b), median=0.0)
-    p = float(sst.wilcoxon(diffs, zero_method="zsplit").pvalue)
+    p = float(sst.wilcoxon(diffs, zero_method="wilcox").pvalue)
     ci = _boot_mean((np.asarray(diffs, float),), seed)
     return _test(mean, ci, p, statistics.stdev(diffs), base=statistics.fmean(a), other=statistics.fmean(b),
                  median=float(statistics.median(diffs)), base_median=float(statistics.median(a)),
