@@ -309,6 +309,8 @@ def test_the_terminal_prints_the_findings_and_the_comparison(capsys):
     assert "fairness  seat 1 wins 100% (84%–100%) of games, expected 50%: an advantage for seat 1" in out
     assert "never: rigged.game:14:8: action shout" in out
     assert "laps=1 against as given (the same seeds, game by game)" in out and "moves per game" in out
+    # issue 41: an unadjusted interval that leaves out 0 sat beside q = 1.000 with no word on which is which
+    assert "An interval is of its row alone, not adjusted" in out
 
 
 def test_seats_at_every_player_count(capsys):

@@ -322,7 +322,7 @@ def _print_comparison(out, c: dict):
     for finding in c["findings"]:
         say(out, finding)
     table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
-    for i, col in enumerate(("metric", c["base"], c["other"], "difference (95% CI)", "q")):
+    for i, col in enumerate(("metric", c["base"], c["other"], "difference (95% CI, this row)", "q")):
         table.add_column(col, justify="left" if i == 0 else "right", header_style="bold")
     for row in c["rows"]:
         pct = row["unit"] == "%"
@@ -333,7 +333,9 @@ def _print_comparison(out, c: dict):
                       + (" *" if row["significant"] else ""))
     out.print(table)
     say(out, "* significant after Benjamini-Hochberg over these rows (q < 5%): McNemar's exact test for "
-             "outcomes, the signed-rank test for per-game quantities, both on the games of the same seed", "dim")
+             "outcomes, the signed-rank test for per-game quantities, both on the games of the same seed. "
+             "An interval is of its row alone, not adjusted: one that leaves out 0 beside a q of 5% or more "
+             "is a difference these rows together do not show", "dim")
     for ch in c["coverage_changes"][:10]:
         say(out, f"fires in {M.pct(ch['base'])} → {M.pct(ch['other'])} of games: {ch['where']}: {ch['text'][:60]}")
 

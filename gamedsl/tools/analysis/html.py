@@ -223,8 +223,8 @@ def _comparison_section(r: dict) -> str:
         if c["findings"]:
             out.append("<div class=findings>" + "".join(f"<div class=finding>{escape(t)}</div>"
                                                          for t in c["findings"]) + "</div>")
-        out.append(_table(["metric", f"{c['base']}: mean", f"{c['other']}: mean", "difference of the means (95% CI)",
-                           "p", "q"], [
+        out.append(_table(["metric", f"{c['base']}: mean", f"{c['other']}: mean",
+                           "difference of the means (95% CI of this row alone)", "p", "q (over the rows)"], [
             [escape(row["metric"]), _side(row, "base"), _side(row, "other"),
              _val(row["diff"], row["unit"], True) + ("" if not row["ci"] else
                                                       f" ({_val(row['ci'][0], row['unit'], True)} to "
