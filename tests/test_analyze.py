@@ -503,3 +503,19 @@ def test_stages_are_named_in_rounds_and_a_round_of_one_players_turn_has_no_start
     assert t["when"] == {"25%": "after round 2 of 8", "50%": "after round 4 of 8", "75%": "after round 6 of 8"}
     assert metrics.stage_words([{"rounds": 3}] * 5, "round")["50%"] == "after round 2 of 3"
     assert metrics.stage_words([{"rounds": 40}], "turn")["50%"] == "50% of the way through (by turns)"
+
+
+def test_a_comparison_sees_a_change_in_scores_and_in_the_margin(capsys):
+    """Issue 41: Sushi Go with Squid worth 6 instead of 3 raised scores 2.9 points a player, and no
+    row said so: a comparison had no score row. Here 'big' is worth 2 or 4 (an option): each seat's
+    final score and the margin rise, and the findings say so with the sign."""
+    Path("solo.game").write_text(SOLO.replace("var r = 0", 'var r = 0\noption worth = 2 "what big gains"')
+                                 .replace("me.pts += 2", "me.pts += worth"), encoding="utf-8")
+    c = run_json(capsys, "solo.game", "--games", "60", "--seats", "random", "--bot", "random", "--jobs", "1",
+                 "--skill-games", "2", "--probes", "0", "--compare-option", "worth=4")["comparisons"][0]
+    rows = {row["metric"]: row for row in c["rows"]}
+    for seat in (1, 2):
+        row = rows[f"seat {seat}'s final score"]
+        assert row["diff"] > 1 and row["significant"], row  # 4 turns, about half of them 'big': +4
+    assert rows["winning margin (the best score's lead over the next)"]["diff"] > 0
+    assert any(f.startswith("seat 1's final score: median ") for f in c["findings"]), c["findings"]

@@ -56,6 +56,20 @@ def _scores(ranked_by) -> list | None:
     return [k if descending else -k for k in keys]
 
 
+def scores_at_end(state) -> dict:
+    """Each player's score at the end of a game that ended, in the game's own units (the first key
+    of its `places`), and the winning margin (the best score's lead over the next, whichever way
+    the game ranks): None where there is none (no places, keys that are not numbers, the move limit)."""
+    if not state.terminal or state.limit_hit or state.ranked_by is None:
+        return {"scores": None, "margin": None}
+    keys, descending = state.ranked_by
+    keys = [k[0] if isinstance(k, tuple) else k for k in keys]
+    if not all(isinstance(k, (int, float)) for k in keys):
+        return {"scores": None, "margin": None}
+    ordered = sorted(keys, reverse=descending)
+    return {"scores": keys, "margin": abs(ordered[1] - ordered[0]) if len(ordered) > 1 else None}
+
+
 def leader_and_last(results, scores) -> tuple[int, int]:
     """The one player strictly ahead and the one strictly behind (-1 where several share it)."""
     if scores is not None:
@@ -127,7 +141,7 @@ class Watch:
         by_round = [x for x in self.points if x[3]]
         return {"tension": {"turn": self._tension(self.points, winner, final_scores, False),
                             "round": self._tension(by_round, winner, final_scores, True)},
-                "pace": self._pace(state), "weighed": self.weighed}
+                "pace": self._pace(state), "weighed": self.weighed, **scores_at_end(state)}
 
     def _tension(self, points: list, winner: int, final_scores, rounds: bool) -> dict:
         n = len(points)

@@ -42,6 +42,10 @@ def compare(base: dict, other: dict, base_records: dict, other_records: dict, sa
         if name != "main" and name in other_records:
             mine = lambda r: _win(r, r["seats"].index(bot))  # noqa: E731
             outcome(f"{bot}'s win rate against {name.partition(':')[2]}", mine, mine, rb, other_records[name])
+    if any(r.get("scores") for r in b) and any(r.get("scores") for r in o):  # the game's score (`places`)
+        for p in range(n):
+            quantity(f"seat {p + 1}'s final score", lambda r, p=p: r["scores"][p] if r.get("scores") else None)
+        quantity("winning margin (the best score's lead over the next)", lambda r: r.get("margin"))
     quantity("moves per game", lambda r: r["moves"])
     quantity("rounds per game", lambda r: r["rounds"])
     quantity("decisions with one legal move", lambda r: r["forced"] / r["decisions"] if r["decisions"] else None,
