@@ -519,3 +519,36 @@ def test_a_comparison_sees_a_change_in_scores_and_in_the_margin(capsys):
         assert row["diff"] > 1 and row["significant"], row  # 4 turns, about half of them 'big': +4
     assert rows["winning margin (the best score's lead over the next)"]["diff"] > 0
     assert any(f.startswith("seat 1's final score: median ") for f in c["findings"]), c["findings"]
+
+
+STALL = '''game "Stall"
+players 2
+attribute rank: 1, 2
+cards rank
+zone deck: hidden
+var left = 4
+action go "go" { left -= 1 }
+action stall "stall" if left == 4 { left += 10 }
+round { turn seat(1) { choose go, stall }  turn seat(2) { choose go } }
+end game when left <= 0
+outcome { win seat(1) }
+'''
+
+
+def test_the_rule_behind_the_longest_games_is_named(capsys):
+    """Issue 41: every Law game over 209 moves used A♦'s "discard 2 to draw 1", found by a trace
+    written by hand. Here 'stall' (open only at the start) makes a game about three times as long:
+    the report names it as what the longest games have in common."""
+    Path("stall.game").write_text(STALL, encoding="utf-8")
+    m = run_json(capsys, "stall.game", "--games", "100", "--seats", "random", "--bot", "random", "--jobs", "1",
+                 "--skill-games", "2", "--probes", "0")["versions"][0]["metrics"]
+    causes = m["length"]["causes"]
+    top = causes["rows"][0]
+    # the stalled games are all as long (16 moves): every one is among the longest, the others 4 moves
+    assert causes["moves_over"] == 16 and 30 < causes["games"] < 70
+    assert top["what"] == "the action at stall.game:8:8" and (top["long"], top["rest"]) == (1.0, 0.0)
+    assert top["q"] < 0.001
+    said = [f["text"] for f in m["findings"] if f["topic"] == "length"]
+    assert f"the longest games ({causes['games']}, of 16 moves or more) have the action at stall.game:8:8 " \
+           '(action stall "stall" if left == 4 { left += 10 }) in common: in 100% of them, against 0% of the ' \
+           "others (q < 0.001)" in said, said

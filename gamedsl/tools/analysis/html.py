@@ -117,6 +117,13 @@ def _length_section(ln: dict, pace: dict, dec: dict) -> str:
                  f"heuristic one move ahead): the best and worst moves differ by more than "
                  f"{M.pct(M.MEANINGFUL)} of the heuristic's range in {_pct_ci(dec['meaningful'])} of them; a "
                  f"random move costs {_pct_ci(dec['regret'])} of that range against the best.</p>")
+    causes = ln.get("causes")
+    if causes and causes["measured"] and causes["rows"]:
+        text += (f"<p>What the longest games ({causes['games']}, of {causes['moves_over']:,} moves or more) have "
+                 "in common, against the other games (Fisher's exact test, Benjamini-Hochberg over every rule and "
+                 "kind of card):</p>" + _table(["", "source", "in the longest games", "in the others", "q"], [
+                     [escape(row["what"]), f"<code>{escape(row['text'][:70])}</code>", _pct(row["long"]),
+                      _pct(row["rest"]), _q(row)] for row in causes["rows"][:15]], raw=True, text=True))
     return "<h3>Length and pace</h3>" + table + text
 
 

@@ -17,6 +17,7 @@ import statistics
 
 from ..stats import (ALPHA, binomial_p, chi_square_p, fdr, games_to_settle, mean_ci, median_ci, paired_rates,
                      paired_test, two_rates, wilson)
+from .causes import finding as causes_finding, long_games
 from .standing import FRACTIONS
 
 DECIDED = 0.9  # the leader "has it" once they go on to win this often
@@ -402,6 +403,7 @@ def version_metrics(context, records: dict, bot: str, probes: list | None = None
         "cards": {"probes": card_probes(probes, context) if probes else None,
                   "correlation": card_correlation(main, context, n)},
     }
+    out["length"]["causes"] = long_games(main, context, out["coverage"]["elements"])
     out["findings"] = findings(out)
     return out
 
@@ -440,6 +442,9 @@ def findings(m: dict) -> list[dict]:
     if mv["max"] and mv["median"] and mv["max"] > 5 * mv["median"]:
         out.append(_finding("length", f"a long tail: the median game takes {mv['median']:.0f} moves, one in twenty "
                             f"more than {mv['p95']:,}, the longest {mv['max']:,}", True))
+    said = causes_finding(ln["causes"])
+    if said is not None:
+        out.append(_finding("length", *said))
     if ln["limit_hit"]["count"]:
         out.append(_finding("length", f"{plural(ln['limit_hit']['count'], 'game')} hit the move limit and never ended",
                             True))

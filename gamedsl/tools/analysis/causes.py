@@ -1,0 +1,63 @@
+"""What the longest games have in common: the rules that fired and the kinds of card played in
+them, against the other games (issue 41: every Law game over 209 moves used A♦'s "discard 2 to
+draw 1", found by a trace written by hand).
+
+The longest games are the tenth of the games that ended with the most moves (at least `LEAST`),
+and every game as long as the shortest of them; the others are the shorter games.
+For each rule (an action, trigger, modifier, `steps` block or `say` line: a statement is its
+rule's) and each kind of card, the share of the long games it fired (was played) in is set
+against the share of the others with Fisher's exact test, Benjamini-Hochberg over them all; the
+significant ones, the most over-represented first, are what the long games have in common.
+"""
+from __future__ import annotations
+
+from ..stats import fdr, two_rates
+
+TAIL = 0.1  # the share of the games (by moves) that are the longest
+LEAST = 5  # long games at least
+
+
+def long_games(records: list, context, elements: list[dict]) -> dict:
+    """The rules and cards over-represented in the longest games (elements: coverage's rows)."""
+    finished = sorted((r for r in records if not r["limit_hit"]), key=lambda r: r["moves"])
+    tail = max(LEAST, round(TAIL * len(finished)))
+    threshold = finished[-tail]["moves"] if len(finished) >= tail else 0
+    longest = [r for r in finished if r["moves"] >= threshold]  # (those as long as the tenth's shortest too)
+    rest = [r for r in finished if r["moves"] < threshold]
+    if len(finished) < 2 * LEAST or len(rest) < LEAST:
+        return {"measured": False, "why": f"too few games that ended, or of other lengths ({len(finished)} ended, "
+                                          f"{len(rest)} shorter than the longest tenth)"}
+    rows = []
+    rules = [e for e in elements if e["parent"] is None]
+    for e in rules:
+        rows.append(_row(f"the {e['kind']} at {e['where']}", e["text"],
+                         [e["index"] in r["fired"] for r in longest], [e["index"] in r["fired"] for r in rest]))
+    kinds = context.kinds
+    for k, name in enumerate(context.kind_names):
+        def played(r, k=k):
+            return any(kinds[c] == k for cards in r["played"] for c in cards)
+        rows.append(_row(f"{name} played", name, [played(r) for r in longest], [played(r) for r in rest]))
+    rows = [row for row in rows if row["p"] is not None]
+    fdr(rows)
+    found = sorted((row for row in rows if row["significant"] and row["diff"] > 0),
+                   key=lambda row: (-row["long"], row["q"]))
+    return {"measured": True, "games": len(longest), "moves_over": threshold, "rows": found}
+
+
+def _row(what: str, text: str, in_long: list, in_rest: list) -> dict:
+    test = two_rates(sum(in_rest), len(in_rest), sum(in_long), len(in_long))
+    return {"what": what, "text": text, "long": sum(in_long) / len(in_long), "rest": sum(in_rest) / len(in_rest),
+            "diff": test["diff"], "p": test["p"]}
+
+
+def finding(found: dict) -> tuple[str, bool] | None:
+    """The findings line: the most over-represented rule or card of the long games, or None."""
+    if not found["measured"] or not found["rows"]:
+        return None
+    top = found["rows"][0]
+    more = f" (and {len(found['rows']) - 1} more)" if len(found["rows"]) > 1 else ""
+    q = "q < 0.001" if top["q"] < 0.001 else f"q = {top['q']:.3f}"
+    what = top["what"] if top["what"].endswith(" played") else f"{top['what']} ({top['text'][:60]})"
+    return (f"the longest games ({found['games']}, of {found['moves_over']:,} moves or more) have {what} "
+            f"in common: in {100 * top['long']:.0f}% of them, against {100 * top['rest']:.0f}% of the others "
+            f"({q}){more}", True)
