@@ -297,7 +297,7 @@ class State(Flow, Decisions, Cards, Checks):
             self.placed(player, card, src, src_top)
 
     def placed(self, player: int, card: int, src: int, src_top: bool):
-        """A player put the card of their move where they cannot see it (their skat, a face-down
+        """A player put the card of their move where they cannot see it (a hand put aside, a face-down
         pile): they saw it leave, so they know where it lies, until it moves (as `reveal c to me`)."""
         if player >= 0 and (self.game.sees(self, src, player, src_top) or self.knows(player, card)) and \
                 not self.sees_card(player, card):
