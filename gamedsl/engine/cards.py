@@ -175,8 +175,14 @@ class Cards:
 
     def reveal_zone(self, zone: int, player: int | None):
         """Show every card of a zone instance where it lies (`reveal p.hand`): as `reveal` each."""
+        if self.watcher is not None:
+            for card in self.z[zone]:
+                self.reveal(card, player)
+            return
+        mask = (1 << self.np) - 1 if player is None else 1 << player
+        known = self.known
         for card in self.z[zone]:
-            self.reveal(card, player)
+            known[card] = known.get(card, 0) | mask
 
     def reveal_zones(self, base: int, player: int | None):
         """Show every player's zone of one name (`reveal hand`): each player turns theirs up."""
@@ -196,8 +202,10 @@ class Cards:
         return self.game.sees(self, zone, player, cards[-1] == card) or self.knows(player, card)
 
     def forget(self, cards):
+        known = self.known
         for c in cards:
-            self.known.pop(c, None)
+            if c in known:
+                del known[c]
         if self.told:
             for c in cards:
                 self.untell(c)
