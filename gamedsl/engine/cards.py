@@ -316,6 +316,15 @@ class Cards:
         self.all_rules_changed()
         self.v[var.base + (who if var.per_player or var.per_card else 0)] = value
 
+    def swap(self, a: int, b: int):
+        """Exchange the places of two cards, by hand (as a scenario sets cards: call refresh() after).
+        What anyone knew of either card is forgotten: it is another card now."""
+        za, zb = self.loc[a], self.loc[b]
+        ia, ib = self.z[za].index(a), self.z[zb].index(b)
+        self.z[za][ia], self.z[zb][ib] = b, a
+        self.loc[a], self.loc[b] = zb, za
+        self.forget([a, b])
+
     def rig(self, zones: dict, rest: int | None = None):
         """Put exactly the given cards in the given zones (a scenario's fixed deal).
 

@@ -153,7 +153,7 @@ def _reachable(address: str, timeout: float):
 
 def with_progress(label: str, total: int, run: Callable, err, unit: str = "games"):
     """run(progress) with a progress bar on `err` when it is a terminal (done/total, rate, time left),
-    else run(None): a pipe or a log file gets no bar."""
+    else run(None): a pipe or a log file gets no bar. progress(done, more=n) also adds n tasks to the total."""
     if not err.is_terminal:
         return run(None)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
@@ -173,4 +173,9 @@ def with_progress(label: str, total: int, run: Callable, err, unit: str = "games
     with Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), RateColumn(unit),
                   TextColumn("ETA"), TimeRemainingColumn(), console=err, transient=True) as bar:
         task = bar.add_task(unit, total=total)
-        return run(lambda done: bar.update(task, completed=done))
+        now = [total]
+
+        def step(done: int, more: int = 0):  # `more`: tasks found to do since the bar began
+            now[0] += more
+            bar.update(task, completed=done, total=now[0])
+        return run(step)

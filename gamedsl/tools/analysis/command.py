@@ -125,7 +125,8 @@ def _plan(args, game) -> dict:
 
 
 def plan_total(plan: dict) -> int:
-    """The tasks of a plan, for the progress bar: games, and at most as many probes as it may play."""
+    """The tasks of a plan, for the progress bar: games, and the first look's probes (the second
+    look's are added to the bar when they are known)."""
     per_version = plan["games"] + len(_skill_sets(plan["bot"])) * _round_up(plan["skill_games"], plan["players"])
     kinds = len({plan["versions"][0].game.card_name(c) for c in range(plan["versions"][0].game.card_count())})
     return (per_version + plan["probes"] * kinds) * len(plan["versions"]) + plan["games"] * len(plan["counts"])
@@ -222,7 +223,14 @@ def analyze(versions: list, players: int, games: int, seats: list[str], bot: str
         for r in run(v, players, watch_task, tasks):
             by_set.setdefault(r["set"], []).append(r)
         context = Context(v.game.text, v.game.prog.filename, players, v.options)
-        found = [x for x in run(v, players, P.probe_task, P.plan(by_set["main"], probes)) if x] if probes else []
+        found = []
+        if probes:  # a first look at every kind, then a second at those that lean (probes.py)
+            kinds = len(context.kind_names)
+            found = [x for x in run(v, players, P.probe_task, P.plan(by_set["main"], probes, kinds)) if x]
+            second = P.confirm(by_set["main"], probes, found)
+            if progress is not None and second:
+                progress(done[0], more=len(second))  # the bar counted the first look only
+            found += [x for x in run(v, players, P.probe_task, second) if x]
         records_by_version.append(by_set)
         out_versions.append({"label": v.label, "file": v.game.prog.filename, "game": v.game.name,
                              "options": {n: _option_text(v.game, n, x) for n, x in v.options.items()},

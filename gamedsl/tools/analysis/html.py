@@ -37,7 +37,7 @@ def render(r: dict) -> str:
     parts = [f"<h1>Design report: {escape(r['game'])}</h1>",
              f"<p>{r['players']} players; {r['games']} games per version with <code>{escape(seats)}</code> at the "
              f"seats, {r['skill_games']} more per weaker table to measure skill (<code>{escape(r['bot'])}</code> "
-             f"against it) and up to {r['probes']} card probes per kind of card; seeds {r['seeds'][0]} to "
+             f"against it) and a first look of up to {r['probes']} card probes per kind of card; seeds {r['seeds'][0]} to "
              f"{r['seeds'][1]}, the same for every version; {r['elapsed']:.0f} s.</p>",
              "<p class=dim>Every rate has its 95% interval (Wilson), every mean its 95% interval. The unit of "
              "every test is the game. A finding is <span class=sig>significant</span> when it survives the "
@@ -176,19 +176,25 @@ def _cards(cards: dict) -> str:
     probes = cards["probes"]
     if probes and probes["rows"]:
         rows = probes["rows"]
-        out.append(f"<p>Card impact by intervention: at a moment of a real game where a player could play a card "
-                   f"of that kind among other moves, the game is played on twice with the same random future, once "
-                   f"with their best move that plays it and once with their best other move. The difference is in "
-                   f"that player's win rate ({probes['probes']} probes over {len(rows)} of {probes['kinds']} kinds "
-                   f"of card; McNemar's exact test, Benjamini-Hochberg over the kinds).</p>")
-        out.append(_table(["card", "probes", "win rate: playing it", "its best alternative", "difference (95% CI)",
+        looked = sum(1 for r in rows if r["second_look"])
+        out.append(f"<p>What holding a card is worth: at the first moment of a real game when a player held a card "
+                   f"of that kind, the game is played on twice with the same bots and the same random future, once "
+                   f"as it was and once with that card swapped for a card of another kind the player could not see. "
+                   f"The difference is in that player's win rate ({probes['probes']} games played on both ways over "
+                   f"{len(rows)} of {probes['kinds']} kinds of card). Each kind gets a first look; the "
+                   f"{M.plural(looked, 'kind')} whose first look leaned one way got a second look on other games, "
+                   f"and only the second look is tested (McNemar's exact test, Benjamini-Hochberg over those kinds; "
+                   f"q — for a kind looked at once). The rates and intervals are of every game of the kind, not "
+                   f"adjusted.</p>")
+        out.append(_table(["card", "games", "its holder wins: with it", "with another card", "difference (95% CI)",
                            "q"],
                           [[(f"<span class=sig>{escape(r['card'])}</span>" if r["significant"] else escape(r["card"])),
-                            r["probes"], _pct(r["other"]), _pct(r["base"]),
+                            r["probes"], _pct(r["with"]), _pct(r["without"]),
                             f"{M.pp(r['diff'])} ({M.pp(r['ci'][0])} to {M.pp(r['ci'][1])})" if r["ci"] else "—",
                             _q(r)] for r in rows], raw=True))
     elif probes is not None:
-        out.append("<p>No card could be probed: no decision offered a card among other moves.</p>")
+        out.append("<p>No card could be probed: no player held a card at a decision with another card to take "
+                   "its place.</p>")
     corr = cards["correlation"]
     out.append("<p class=dim>Correlation, not cause: the win rate of players who played a card, or held it at "
                "the end, against the others'. Players who play more cards may win more for that reason alone, "
@@ -247,7 +253,7 @@ def _comparison_section(r: dict) -> str:
                              _pct(ch["base"]), _pct(ch["other"]), _q(ch)] for ch in changes[:30]],
                            raw=True, text=True))
         if c["card_changes"]:
-            out.append("<p>Cards whose probed effect differs: " + ", ".join(
+            out.append("<p>Cards whose worth to their holder differs: " + ", ".join(
                 f"{escape(ch['card'])} ({M.pp(ch['diff'])})" for ch in c["card_changes"]) + ".</p>")
         out.append(f"<p class=dim>Tested {how}; significant rows survive Benjamini-Hochberg at 5% over the rows.</p>")
     return "".join(out)

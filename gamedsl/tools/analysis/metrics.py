@@ -367,21 +367,26 @@ def card_correlation(records: list, context, n: int) -> dict:
 
 
 def card_probes(probes: list, context) -> dict:
-    """Card impact by intervention (command.probe_task): per kind of card, the decider's result
-    when they play it at a decision where they could, against their best other move at the same
-    moment, both games then played on by the same bots with the same random future. Paired
-    differences of the win (and of the return), McNemar's exact test, Benjamini-Hochberg over the kinds."""
+    """What holding each kind of card is worth (probes.py): per kind, the holder's win rate with
+    the card and with another card in its place, on the same games played on alike. The estimate
+    is of every probe of the kind; the test (McNemar's exact) is of its second look alone, the
+    probes played because the first leaned one way, with Benjamini-Hochberg over the kinds looked
+    at twice. A kind whose first look did not lean has no test (p None): can't tell yet."""
     by_kind: dict[int, list] = {}
     for pr in probes:
         by_kind.setdefault(pr["kind"], []).append(pr)
     rows = []
     for k, prs in sorted(by_kind.items()):
-        test = paired_rates([pr["without"] for pr in prs], [pr["with"] for pr in prs])
-        rows.append({"card": context.kind_names[k], "probes": len(prs), **test,
+        every = paired_rates([pr["without"] for pr in prs], [pr["with"] for pr in prs])
+        second = [pr for pr in prs if pr["look"] == 2]
+        tested = paired_rates([pr["without"] for pr in second], [pr["with"] for pr in second])["p"] \
+            if second else None
+        rows.append({"card": context.kind_names[k], "probes": len(prs), "second_look": len(second), **every,
+                     "p": tested, "with": every["other"], "without": every["base"],
                      "effects": [int(pr["with"]) - int(pr["without"]) for pr in prs],
                      "return": statistics.fmean(pr["return_with"] - pr["return_without"] for pr in prs)})
     fdr(rows)
-    rows.sort(key=lambda row: -(row["diff"] or 0))
+    rows.sort(key=lambda row: (-(row["diff"] or 0), row["card"]))
     return {"rows": rows, "probes": len(probes), "kinds": len(context.kind_names)}
 
 
@@ -418,14 +423,16 @@ def findings(m: dict) -> list[dict]:
         for row in probes["rows"]:
             if row["significant"]:
                 kind = "wins games" if row["diff"] > 0 else "loses games"
-                out.append(_finding("cards", f"{row['card']} {kind}: playing it when one can changes the player's "
-                                    f"win rate by {pp(row['diff'])} ({pp(row['ci'][0])} to {pp(row['ci'][1])}) against "
-                                    f"their best other move, over {row['probes']} decisions ({p_text(row['q'], 'q')})", True))
+                out.append(_finding("cards", f"{row['card']} {kind}: its holder wins {pct(row['with'])} with it "
+                                    f"against {pct(row['without'])} with another card in its place, {pp(row['diff'])} "
+                                    f"({100 * row['ci'][0]:+.0f} to {100 * row['ci'][1]:+.0f}), over {row['probes']} "
+                                    f"games played on both ways ({p_text(row['q'], 'q')})", True))
         if not any(row["significant"] for row in probes["rows"]) and probes["rows"]:
-            top = max(probes["rows"], key=lambda row: abs(row["diff"] or 0))
-            out.append(_finding("cards", f"can't tell yet whether any card decides games: the largest effect is "
-                                f"{top['card']}'s {pp(top['diff'])} over {top['probes']} decisions"
-                                + _settle_text(top["settle"], "decisions"), False))
+            top = max(probes["rows"], key=lambda row: (abs(row["diff"] or 0), row["card"]))
+            out.append(_finding("cards", f"can't tell yet whether any card decides games: the largest effect seen "
+                                f"is {top['card']}'s, its holder winning {pct(top['with'])} with it against "
+                                f"{pct(top['without'])} without, over {top['probes']} games played on both ways"
+                                + _settle_text(top["settle"], "games"), False))
     dead = m["cards"]["correlation"]["never_played"]
     if dead:
         out.append(_finding("cards", f"{plural(len(dead), 'kind')} of card never played in {m['games']} games: "

@@ -50,8 +50,8 @@ def watch(context: Context, seed: int, seats: list[str]) -> dict:
     The record: seed, seats, limit_hit, results, places, returns, moves (and the moves made),
     moves per player, rounds, the first player to decide, decisions / forced (one legal move) /
     choices (legal moves summed over decisions), the elements that fired, per player the cards they
-    played and held at the end, per card kind the first contested decision where it could be
-    played (for the card probes), and the standings and pace (standing.Watch).
+    played and held at the end, per card kind the first decision at which a seat held one in a zone
+    of its own, and that seat (for the card probes), and the standings and pace (standing.Watch).
     """
     game, n = context.game, context.players
     elements = context.elements
@@ -65,7 +65,8 @@ def watch(context: Context, seed: int, seats: list[str]) -> dict:
     moves_by = [0] * n
     actions: set[str] = set()
     modifiers: set[int] = set()
-    contested: dict[int, int] = {}  # card kind -> the first decision (move index) it could be played among others
+    holds: dict[int, tuple[int, int]] = {}  # card kind -> (move index, seat): the first decision a seat held one
+    own = [z.base for z in game.prog.zones if z.per_player]
     first = state.current_player()
     decisions = forced = choices = 0
     modifiers |= elements.modifiers_in_force(state, n)
@@ -76,11 +77,12 @@ def watch(context: Context, seed: int, seats: list[str]) -> dict:
         decisions += 1
         forced += len(legal) == 1
         choices += len(legal)
-        if len(legal) > 1:
-            here = {kinds[decoded[a][1]] for a in legal if decoded[a][0].param_type == "card"}
-            if len(here) > 1 or (here and any(decoded[a][0].param_type != "card" for a in legal)):
-                for k in here:
-                    contested.setdefault(k, state.moves)
+        if len(holds) < len(context.kind_names):
+            for q in range(n):
+                for base in own:
+                    for c in state.z[base + q]:
+                        if kinds[c] not in holds:
+                            holds[kinds[c]] = (state.moves, q)
         seen.decision(state)
         move = bots[p].choose(state)
         act, arg = decoded[move]
@@ -108,5 +110,5 @@ def watch(context: Context, seed: int, seats: list[str]) -> dict:
         "moves": state.moves, "history": list(state.history), "moves_by": moves_by, "rounds": state.round_number,
         "first": first, "decisions": decisions, "forced": forced, "choices": choices,
         "fired": sorted(fired), "played": [sorted(c) for c in played], "held": [sorted(c) for c in held],
-        "contested": contested, **seen.record(state, best[0] if len(best) == 1 else -1),
+        "holds": holds, **seen.record(state, best[0] if len(best) == 1 else -1),
     }

@@ -1,6 +1,6 @@
 """Two versions of a game compared (`analyze --compare`, `--sweep`): every headline metric side by
 side, tested pair by pair on the same seeds (or not), the rows corrected together; the rules that
-fire more or less often; the kinds of card whose probed effect differs; and findings in words,
+fire more or less often; the kinds of card whose worth to their holder differs; and findings in words,
 "no difference found" included.
 """
 from __future__ import annotations
@@ -95,7 +95,7 @@ def kept_rules(base: list[dict], other: list[dict]) -> list[tuple]:
 
 
 def card_changes(base: dict, other: dict) -> list[dict]:
-    """The kinds of card whose probed effect differs between two versions (the probes of each are
+    """The kinds of card whose worth to their holder differs between two versions (the probes of each are
     their own moments: the rank-sum test of the paired differences, Benjamini-Hochberg over the kinds)."""
     pb, po = base["cards"]["probes"], other["cards"]["probes"]
     if not pb or not po:
