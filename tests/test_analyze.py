@@ -589,6 +589,22 @@ outcome { win seat(1) }
 '''
 
 
+def test_a_card_whose_value_doubles_is_named_in_the_comparison(capsys):
+    """Sushi Go with Squid Nigiri worth 6 instead of 3 (issue 41: scores rose 2.9 points a player and
+    no row named the card): the comparison's findings name Squid, with its points per copy up, and
+    no other card."""
+    text = (Path(gamedsl.__file__).parents[1] / "games" / "sushi_go.game").read_text(encoding="utf-8")
+    assert "squid = 3" in text
+    Path("sushi.game").write_text(text, encoding="utf-8")
+    Path("squid6.game").write_text(text.replace("squid = 3", "squid = 6"), encoding="utf-8")
+    c = run_json(capsys, "sushi.game", "--compare", "squid6.game", "--games", "100", "--skill-games", "2",
+                 "--probes", "0", "--jobs", "2")["comparisons"][0]
+    (squid,) = [row for row in c["card_rows"] if row["metric"] == "Squid: points per copy played"]
+    assert 2.5 < squid["base"] < 4 and 5 < squid["other"] < 7 and squid["diff"] > 1.5 and squid["significant"]
+    assert [row["metric"] for row in c["card_changes"] if row["unit"] == "points"] == ["Squid: points per copy played"]
+    assert any(f.startswith("Squid: points per copy played: ") for f in c["findings"])
+
+
 def test_the_rule_behind_the_longest_games_is_named(capsys):
     """Issue 41: every Law game over 209 moves used A♦'s "discard 2 to draw 1", found by a trace
     written by hand. Here 'stall' (open only at the start) makes a game about three times as long:

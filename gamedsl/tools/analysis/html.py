@@ -253,8 +253,12 @@ def _comparison_section(r: dict) -> str:
                              _pct(ch["base"]), _pct(ch["other"]), _q(ch)] for ch in changes[:30]],
                            raw=True, text=True))
         if c["card_changes"]:
-            out.append("<p>Cards whose worth to their holder differs: " + ", ".join(
-                f"{escape(ch['card'])} ({M.pp(ch['diff'])})" for ch in c["card_changes"]) + ".</p>")
+            out.append("<p>Cards that changed (played in the game, played by a winner, and the worth of holding "
+                       "one, for every kind; Benjamini-Hochberg over all of them):</p>" + _table(
+                           ["card: measure", c["base"], c["other"], "difference (95% CI)", "q"],
+                           [[escape(ch["metric"]), _pct(ch["base"]), _pct(ch["other"]),
+                             f"{M.pp(ch['diff'])} ({M.pp(ch['ci'][0])} to {M.pp(ch['ci'][1])})" if ch["ci"] else "—",
+                             _q(ch)] for ch in c["card_changes"]], raw=True, text=True))
         out.append(f"<p class=dim>Tested {how}; significant rows survive Benjamini-Hochberg at 5% over the rows.</p>")
     return "".join(out)
 

@@ -406,6 +406,7 @@ def version_metrics(context, records: dict, bot: str, probes: list | None = None
         "tension": tension(main, n),
         "coverage": coverage(main, context.elements),
         "cards": {"probes": card_probes(probes, context) if probes else None,
+                  "kinds": {"names": context.kind_names, "of_card": context.kinds},
                   "correlation": card_correlation(main, context, n)},
     }
     out["length"]["causes"] = long_games(main, context, out["coverage"]["elements"])

@@ -80,8 +80,10 @@ def compare(base: dict, other: dict, base_records: dict, other_records: dict, sa
                             **test})
         fdr(changed)
         changed = [c for c in changed if c["significant"]]
-    return {"rows": rows, "coverage_changes": changed, "card_changes": card_changes(base, other), "paired": paired,
-            "findings": comparison_findings(rows)}
+    cards = card_rows(base, other, b, o, paired)
+    return {"rows": rows, "coverage_changes": changed, "card_rows": cards,
+            "card_changes": [row for row in cards if row["significant"]], "paired": paired,
+            "findings": comparison_findings(rows, cards)}
 
 
 def kept_rules(base: list[dict], other: list[dict]) -> list[tuple]:
@@ -94,29 +96,101 @@ def kept_rules(base: list[dict], other: list[dict]) -> list[tuple]:
     return [(e, found[place(e)]) for e in base if place(e) in found]
 
 
-def card_changes(base: dict, other: dict) -> list[dict]:
-    """The kinds of card whose worth to their holder differs between two versions (the probes of each are
-    their own moments: the rank-sum test of the paired differences, Benjamini-Hochberg over the kinds)."""
+def card_rows(base: dict, other: dict, b: list, o: list, paired: bool) -> list[dict]:
+    """Per kind of card of both versions (by name): the share of games it was played in (by any
+    player), the share of games a winner played it, each tested game by game as the rows are; its
+    worth in the game's score (points_per_copy); and
+    its worth to its holder (the probes' holder's win with it minus without, probes.py), whose
+    probes are each version's own moments: the rank-sum test. Benjamini-Hochberg over every row of
+    every card; rows where neither version varies (never played, or in every game) are left out."""
+    kb, ko = base["cards"]["kinds"], other["cards"]["kinds"]
+    rows: list[dict] = []
+
+    def played(records, kinds, winners_only):
+        names = kinds["names"]
+        out = []
+        for r in records:
+            seats = [p for p, x in enumerate(r["results"]) if x == "win"] if winners_only else range(len(r["played"]))
+            out.append({names[kinds["of_card"][c]] for p in seats for c in r["played"][p]})
+        return out
+
+    for metric, winners in (("played in the game", False), ("played by a winner", True)):
+        sb, so = played(b, kb, winners), played(o, ko, winners)
+        for name in kb["names"]:
+            if name not in ko["names"]:
+                continue
+            xs, ys = [name in x for x in sb], [name in y for y in so]
+            if (not any(xs) and not any(ys)) or (all(xs) and all(ys)):  # never, or in every game, in both
+                continue
+            test = paired_rates(xs, ys) if paired else two_rates(sum(xs), len(xs), sum(ys), len(ys))
+            rows.append({"card": name, "metric": f"{name}: {metric}", "unit": "%", **test})
+    rows += points_per_copy(b, o, kb, ko, paired)
     pb, po = base["cards"]["probes"], other["cards"]["probes"]
-    if not pb or not po:
+    if pb and po:
+        effects_b = {row["card"]: row["effects"] for row in pb["rows"]}
+        for row in po["rows"]:
+            if row["card"] in effects_b:
+                rows.append({"card": row["card"], "metric": f"{row['card']}: its holder's edge from holding it",
+                             "unit": "%", **two_values(effects_b[row["card"]], row["effects"])})
+    return fdr(rows)
+
+
+def points_per_copy(b: list, o: list, kb: dict, ko: dict, paired: bool) -> list[dict]:
+    """What one copy of each kind of card played is worth in the game's score, in each version: the
+    final score of every player of every finished game regressed on how many copies of each kind
+    they played (least squares without an intercept, one model for both versions with a version
+    term per kind; errors clustered by seed where the games are paired, as a game's players are).
+    A card whose value changed shows as a change of its term (issue 41: Squid worth 6, not 3)."""
+    import numpy as np
+    import statsmodels.api as sm
+
+    names = [n for n in kb["names"] if n in ko["names"]]
+    column = {n: i for i, n in enumerate(names)}
+    xs, ys, groups = [], [], []
+    for version, records, kinds in ((0, b, kb), (1, o, ko)):
+        for r in records:
+            if r["limit_hit"] or not r.get("scores"):
+                continue
+            for p, cards in enumerate(r["played"]):
+                x = [0.0] * len(names)
+                for c in cards:
+                    k = column.get(kinds["names"][kinds["of_card"][c]])
+                    if k is not None:
+                        x[k] += 1
+                xs.append(x + [v * version for v in x])
+                ys.append(r["scores"][p])
+                groups.append(r["seed"] if paired else 2 * r["seed"] + version)
+    if not xs:
         return []
+    x = np.asarray(xs)
+    used = [k for k in range(len(names)) if x[:, k].any() and x[:, len(names) + k].any()
+            and (x[:, k] - x[:, len(names) + k]).any()]  # played in both versions
+    if not used:
+        return []
+    x = x[:, used + [len(names) + k for k in used]]
+    fit = sm.OLS(np.asarray(ys, float), x).fit(cov_type="cluster", cov_kwds={"groups": np.asarray(groups)})
     rows = []
-    effects_b = {row["card"]: row["effects"] for row in pb["rows"]}
-    for row in po["rows"]:
-        if row["card"] in effects_b:
-            rows.append({"card": row["card"], **two_values(effects_b[row["card"]], row["effects"])})
-    fdr(rows)
-    return [row for row in rows if row["significant"]]
+    ci = fit.conf_int()
+    for i, k in enumerate(used):
+        j = len(used) + i
+        p = float(fit.pvalues[j])
+        if not np.isfinite(p):
+            continue
+        rows.append({"card": names[k], "metric": f"{names[k]}: points per copy played", "unit": "points",
+                     "base": float(fit.params[i]), "other": float(fit.params[i] + fit.params[j]),
+                     "diff": float(fit.params[j]), "ci": [float(ci[j][0]), float(ci[j][1])], "p": p})
+    return rows
 
 
 SEEN = (1.96 + 0.84) / 1.96  # a 95% interval's half-width times this: a change seen 4 times in 5 at 5%
 
 
-def comparison_findings(rows: list[dict]) -> list[str]:
-    """What a comparison found: each row that differs; when none does, that no difference was found,
-    the clearest difference seen and the smallest change these games would have shown (in the first
-    win rate), and that the versions' own findings differing is no difference."""
-    found = [_row_finding(row) for row in rows if row["significant"]]
+def comparison_findings(rows: list[dict], cards: list[dict] = ()) -> list[str]:
+    """What a comparison found: each row that differs, then each card row that does; when none
+    does, that no difference was found, the clearest difference seen and the smallest change these
+    games would have shown (in the first win rate), and that the versions' own findings differing
+    is no difference."""
+    found = [_row_finding(row) for row in [*rows, *cards] if row["significant"]]
     tested = [row for row in rows if row["ci"] and row["diff"] is not None]
     if found or not tested:
         return found
@@ -135,6 +209,13 @@ def _row_finding(row: dict) -> str:
     diff = pp(row["diff"]) if row["unit"] == "%" else f"{row['diff']:+.2f}"
     ci = (f"{pp(row['ci'][0])} to {pp(row['ci'][1])}" if row["unit"] == "%"
           else f"{row['ci'][0]:+.2f} to {row['ci'][1]:+.2f}") if row["ci"] else "no interval"
+    if "card" in row and row["unit"] == "points":
+        return (f"{row['metric']}: {row['base']:.2f} → {row['other']:.2f}, {diff} ({ci}; {p_text(row['q'], 'q')})")
+    if "card" in row:  # a card's row: its two values first ("played by a winner: 40% → 62% of games")
+        what = "of games" if "played" in row["metric"] else "of a win"
+        sign = "+" if "edge" in row["metric"] else ""
+        return (f"{row['metric']}: {100 * row['base']:{sign}.0f}% → {100 * row['other']:{sign}.0f}% {what}, "
+                f"{diff} ({ci}; {p_text(row['q'], 'q')})")
     if row["unit"] != "%" and row.get("base_median") is not None and row.get("other_median") is not None:
         return (f"{row['metric']}: median {row['base_median']:g} → {row['other_median']:g}, mean {diff} "
                 f"({ci}; {p_text(row['q'], 'q')})")
