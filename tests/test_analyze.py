@@ -280,6 +280,38 @@ def test_a_card_that_wins_every_game_is_named_at_the_defaults(capsys):
     assert said.startswith("The Crown wins games: its holder wins 100% with it against ")
 
 
+# Waving needs a third player; the bonus line needs the option. Neither can fire at 2 players
+# with the defaults.
+REACH = '''game "Reach"
+players 2 to 4
+option bonus = false "a bonus line at the start"
+attribute rank: 1, 2, 3, 4, 5, 6
+cards rank
+zone deck: hidden, stack
+zone hand per player: owner
+zone table: public
+action lay (c in me.hand) { move c to table }
+action wave "wave to the third player" if count(players) >= 3 { say "waves" }
+setup { shuffle deck  deal 1 from deck to hand  if bonus { say "a bonus round" } }
+round { for each p in players { turn p { choose lay, wave } } }
+end game when true
+outcome { for each p in players { win p } }
+'''
+
+
+def test_rules_that_cannot_fire_at_this_player_count_or_option_are_said_to_be_so(capsys):
+    Path("reach.game").write_text(REACH, encoding="utf-8")
+    m = run_json(capsys, "reach.game", "--games", "20", "--skill-games", "2", "--probes", "0",
+                 "--jobs", "1")["versions"][0]["metrics"]
+    where = {(row["kind"], row["name"], row["line"]): row["fires_in"] for row in m["coverage"]["never"]}
+    assert where == {("action", "wave", 10): ["3 players", "4 players"], ("say", "say", 10): ["3 players", "4 players"],
+                     ("say", "say", 11): ["bonus=true"]}
+    (said,) = [f["text"] for f in m["findings"] if f["topic"] == "rules"]
+    assert said.startswith(f"{len(where)} rules never fired in 20 games: {len(where)} fire only at other player "
+                           "counts or with other options (such as reach.game:")
+    assert "which fires at 3, 4 players" in said or "which fires with bonus=true" in said
+
+
 def test_a_card_nobody_ever_plays_is_a_finding(capsys):
     boxed = TRUMP.replace("zone table per player: public", "zone table per player: public\nzone box: hidden") \
         .replace("setup { shuffle deck", "setup { move card(1) to box  shuffle deck")
@@ -384,7 +416,9 @@ def test_progress_shows_games_rate_and_time_left_on_a_terminal_only(monkeypatch,
     monkeypatch.setattr(C, "stderr", lambda: Console(file=screen, force_terminal=True, width=120))
     rigged(capsys, "--games", "6", "--skill-games", "2", "--probes", "0")
     shown = screen.getvalue()
-    assert "analyze" in shown and "8/8" in shown and "games/s" in shown and "ETA" in shown
+    # 6 + 2 games, then 30 random games at this table and 30 at 3 players where 3 rules never fired:
+    # the bar's total grows when they are known
+    assert "analyze" in shown and "0/8" in shown and "68/68" in shown and "games/s" in shown and "ETA" in shown
     screen.truncate(0)
     monkeypatch.setattr(C, "stderr", lambda: Console(file=screen, force_terminal=False, width=120))
     rigged(capsys, "--games", "6", "--skill-games", "2", "--probes", "0")

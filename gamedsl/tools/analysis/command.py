@@ -19,6 +19,7 @@ from ..workers import check_ray, run_tasks, with_progress
 from ..simulate import seat_kinds
 from . import metrics as M
 from . import probes as P
+from . import reach as R
 from .versions import compare
 from .observe import Context, setup, watch_task
 
@@ -209,10 +210,11 @@ def analyze(versions: list, players: int, games: int, seats: list[str], bot: str
     tasks = tasks_of(players, games, seats, bot, skill_games, seed)
     done = [0]
 
-    def run(version, count, work, todo):
+    def run(version, count, work, todo, options=None):
         start = done[0]
         step = None if progress is None else (lambda k: progress(start + k))
-        out = run_tasks(setup, (version.game.text, version.game.prog.filename, count, version.options), work,
+        options = version.options if options is None else options
+        out = run_tasks(setup, (version.game.text, version.game.prog.filename, count, options), work,
                         todo, jobs, step, ray)
         done[0] += len(todo)
         return out
@@ -231,10 +233,17 @@ def analyze(versions: list, players: int, games: int, seats: list[str], bot: str
             if progress is not None and second:
                 progress(done[0], more=len(second))  # the bar counted the first look only
             found += [x for x in run(v, players, P.probe_task, second) if x]
+        never = R.never_fired(by_set["main"], context.elements)
+        reach = {}
+        if never:  # where the rules that never fired do fire (reach.py)
+            if progress is not None:
+                progress(done[0], more=R.REACH_GAMES * len(R.settings(v.game, players, v.options)))
+            reach = R.look(v.game, players, v.options, never, seed,
+                           lambda count, options, todo: run(v, count, watch_task, todo, options))
         records_by_version.append(by_set)
         out_versions.append({"label": v.label, "file": v.game.prog.filename, "game": v.game.name,
                              "options": {n: _option_text(v.game, n, x) for n, x in v.options.items()},
-                             "metrics": M.version_metrics(context, by_set, bot, found if probes else None)})
+                             "metrics": M.version_metrics(context, by_set, bot, found if probes else None, reach)})
     comparisons = []
     for k in range(1, len(versions)):
         same = versions[k].game is versions[0].game
@@ -306,7 +315,9 @@ def _print_version(out, m: dict):
     say(out, f"coverage  {fired} of {len(cov['elements'])} actions, triggers, modifiers, steps and statements "
              f"fired in some game; {len(cov['never'])} never did")
     for row in cov["never"][:12]:
-        say(out, f"          never: {row['where']}: {row['kind']} {row['name']}: {row['text'][:60]}", "yellow")
+        where = R.where_text(row["fires_in"] or [])
+        say(out, f"          never: {row['where']}: {row['kind']} {row['name']}: {row['text'][:60]}"
+                 + (f" ({where})" if where else ""), "dim" if where else "yellow")
     if len(cov["never"]) > 12:
         say(out, f"          ... and {len(cov['never']) - 12} more (--json or --out lists them all)", "dim")
 

@@ -7,6 +7,7 @@ from html import escape
 from pathlib import Path
 
 from . import metrics as M
+from .reach import where_text
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 72em; margin: 2em auto; padding: 0 1em; color: #222; }
@@ -156,14 +157,20 @@ def _tension_section(t: dict) -> str:
 def _coverage(cov: dict) -> str:
     never = cov["never"]
     rows = [[f"<code>{escape(e['where'])}</code>", escape(e["kind"]), escape(e["name"]),
-             f"<code>{escape(e['text'][:80])}</code>"] for e in never]
+             f"<code>{escape(e['text'][:80])}</code>",
+             escape(where_text(e["fires_in"]) or "in none of them") if e.get("fires_in") is not None else "—"]
+            for e in never]
     rare = sorted((e for e in cov["elements"] if 0 < e["share"] < 0.05), key=lambda e: e["share"])
     out = [f"<h3>Coverage</h3><p>{len(cov['elements']) - len(never)} of {len(cov['elements'])} actions, triggers, "
            f"modifiers, steps and statements fired in at least one game; {len(never)} never did. A statement "
            "fires when the rules run it during the real game (not while a bot thinks ahead), wherever it was "
            "written, called or inlined.</p>"]
     if rows:
-        out.append("<p>Never fired:</p>" + _table(["where", "kind", "name", "source"], rows, raw=True, text=True))
+        out.append("<p>Never fired. Each was looked for in 30 games of random play at this table, at every other "
+                   "player count and with every other value of each true/false or choice option: a rule that fires "
+                   "only at other counts or options cannot fire (or is very rare) in this version of the game; one "
+                   "that fires in random play is avoided by these bots; one that fires in none may be dead.</p>"
+                   + _table(["where", "kind", "name", "source", "where it fires"], rows, raw=True, text=True))
     if rare:
         out.append("<p>Fired in fewer than 5% of games:</p>" + _table(["where", "kind", "source", "games"], [
             [f"<code>{escape(e['where'])}</code>", escape(e["kind"]), f"<code>{escape(e['text'][:80])}</code>",

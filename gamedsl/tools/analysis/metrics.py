@@ -18,6 +18,7 @@ import statistics
 from ..stats import (ALPHA, binomial_p, chi_square_p, fdr, games_to_settle, mean_ci, median_ci, paired_rates,
                      paired_test, two_rates, wilson)
 from .causes import finding as causes_finding, long_games
+from .reach import where_text
 from .standing import FRACTIONS
 
 DECIDED = 0.9  # the leader "has it" once they go on to win this often
@@ -319,7 +320,9 @@ def tension(records: list, n: int) -> dict:
 
 # ---- coverage and cards
 
-def coverage(records: list, elements) -> dict:
+def coverage(records: list, elements, reach: dict | None = None) -> dict:
+    """How many games each element fired in; the ones that never did, each with where it does fire
+    (`fires_in`: the settings of reach.py that set it off; None when not looked for)."""
     games = len(records)
     counts = [0] * len(elements.elements)
     for r in records:
@@ -330,7 +333,10 @@ def coverage(records: list, elements) -> dict:
              "parent": elements.parent[i]} for i, (el, c) in enumerate(zip(elements.elements, counts))]
     # in the file's order (a variant's own lines first, then its base's)
     rows.sort(key=lambda row: (elements.elements[row["index"]].file, row["line"], row["column"]))
-    return {"elements": rows, "never": [row for row in rows if row["games"] == 0]}
+    never = [row for row in rows if row["games"] == 0]
+    for row in never:
+        row["fires_in"] = None if reach is None else reach.get(row["index"], [])
+    return {"elements": rows, "never": never}
 
 
 def card_correlation(records: list, context, n: int) -> dict:
@@ -392,7 +398,7 @@ def card_probes(probes: list, context) -> dict:
 
 # ---- the version, and its findings
 
-def version_metrics(context, records: dict, bot: str, probes: list | None = None) -> dict:
+def version_metrics(context, records: dict, bot: str, probes: list | None = None, reach: dict | None = None) -> dict:
     """Every metric of one version from its records by set: 'main' (the fairness games) and
     'skill:OTHER' (bot against OTHER); `probes` the card probes, if any were played."""
     n, main = context.players, records["main"]
@@ -404,7 +410,7 @@ def version_metrics(context, records: dict, bot: str, probes: list | None = None
         "pace": pace(main, n),
         "decisions": decisions(main),
         "tension": tension(main, n),
-        "coverage": coverage(main, context.elements),
+        "coverage": coverage(main, context.elements, reach),
         "cards": {"probes": card_probes(probes, context) if probes else None,
                   "kinds": {"names": context.kind_names, "of_card": context.kinds},
                   "correlation": card_correlation(main, context, n)},
@@ -443,8 +449,24 @@ def findings(m: dict) -> list[dict]:
     if cov["never"]:
         worst = next((e for e in never if e["kind"] in ("action", "trigger", "modifier", "steps")),
                      (never or cov["never"])[0])
-        out.append(_finding("rules", f"{plural(len(cov['never']), 'rule')} never fired in {m['games']} games, "
-                            f"such as the {worst['kind']} at {worst['where']} ({worst['text'][:60]})", True))
+        text = f"{plural(len(cov['never']), 'rule')} never fired in {m['games']} games"
+        if cov["never"][0]["fires_in"] is not None:  # looked for elsewhere (reach.py)
+            rand = [e for e in cov["never"] if "random play" in e["fires_in"]]  # it can fire here
+            other = [e for e in cov["never"] if e["fires_in"] and "random play" not in e["fires_in"]]
+            nowhere = [e for e in never if not e["fires_in"]]
+            rest = len(cov["never"]) - len(other) - len(rand)
+            if not other and not rand:
+                text += ", nor in random play, at other player counts or with other options"
+            else:
+                parts = ([f"{len(other)} fire only at other player counts or with other options (such as "
+                          f"{other[0]['where']}, which {where_text(other[0]['fires_in'])})"] if other else []) + \
+                    ([f"{len(rand)} in random play here (these bots avoid them, or they are rare)"] if rand else []) + \
+                    ([f"{rest} in none of those games"] if rest else [])
+                text += ": " + "; ".join(parts)
+            worst = next((e for e in nowhere if e["kind"] in ("action", "trigger", "modifier", "steps")),
+                         nowhere[0] if nowhere else worst)
+        out.append(_finding("rules", text + f", such as the {worst['kind']} at {worst['where']} "
+                            f"({worst['text'][:60]})", True))
     ln = m["length"]
     mv = ln["moves"]
     if mv["max"] and mv["median"] and mv["max"] > 5 * mv["median"]:
