@@ -299,6 +299,45 @@ outcome { for each p in players { win p } }
 '''
 
 
+# In the last round the player behind may rally for 10 points: the games won from behind are
+# those in which someone rallied.
+RALLY = '''game "Rally"
+players 2
+attribute rank: 1, 2, 3, 4, 5, 6
+cards rank times 3
+zone deck: hidden, stack
+zone hand per player: owner
+zone table: public
+var pts per player = 0
+var laps = 0
+action lay (c in me.hand) { move c to table  me.pts += number(c.rank) }
+action rally "rally: 10 points" if laps == 2 and me.pts < max(q.pts for q in players) { me.pts += 10 }
+setup { shuffle deck  deal 3 from deck to hand }
+round {
+  for each p in players { turn p { choose lay, rally } }
+  laps += 1
+}
+end game when laps == 3
+heuristic me.pts
+outcome {
+  places p in players by p.pts descending
+  for each p in players { if p.pts > max(q.pts for q in players if q != p) { win p } else { lose p } }
+}
+'''
+
+
+def test_the_rule_behind_the_games_won_from_behind_is_named(capsys):
+    Path("rally.game").write_text(RALLY, encoding="utf-8")
+    m = run_json(capsys, "rally.game", "--seats", "random", "--skill-games", "2", "--probes", "0",
+                 "--jobs", "1")["versions"][0]["metrics"]
+    found = m["tension"]["causes"]
+    assert found["measured"] and found["group"].endswith("whose winner did not lead after round 2 of 3)")
+    (top,) = found["rows"]
+    assert top["what"] == "the action at rally.game:11:8" and top["long"] > 0.85 and top["rest"] < 0.5
+    assert any(f["topic"] == "tension" and f["text"].startswith("the games won from behind (")
+               and "have the action at rally.game:11:8" in f["text"] for f in m["findings"])
+
+
 def test_rules_that_cannot_fire_at_this_player_count_or_option_are_said_to_be_so(capsys):
     Path("reach.game").write_text(REACH, encoding="utf-8")
     m = run_json(capsys, "reach.game", "--games", "20", "--skill-games", "2", "--probes", "0",

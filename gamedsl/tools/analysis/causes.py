@@ -1,9 +1,11 @@
-"""What the longest games have in common: the rules that fired and the kinds of card played in
-them, against the other games (issue 41: every Law game over 209 moves used A♦'s "discard 2 to
-draw 1", found by a trace written by hand).
+"""What the longest games, and the games won from behind, have in common: the rules that fired
+and the kinds of card played in them, against the other games (issue 41: every Law game over 209
+moves used A♦'s "discard 2 to draw 1", found by a trace written by hand).
 
 The longest games are the tenth of the games that ended with the most moves (at least `LEAST`),
-and every game as long as the shortest of them; the others are the shorter games.
+and every game as long as the shortest of them; the others are the shorter games. The games won
+from behind are those whose one winner was not the leader half-way through (by the standings of
+tension, standing.py); the others are those the leader then went on to win.
 For each rule (an action, trigger, modifier, `steps` block or `say` line: a statement is its
 rule's) and each kind of card, the share of the long games it fired (was played) in is set
 against the share of the others with Fisher's exact test, Benjamini-Hochberg over them all; the
@@ -12,6 +14,7 @@ significant ones, the most over-represented first, are what the long games have 
 from __future__ import annotations
 
 from ..stats import fdr, two_rates
+from .standing import FRACTIONS
 
 TAIL = 0.1  # the share of the games (by moves) that are the longest
 LEAST = 5  # long games at least
@@ -27,21 +30,45 @@ def long_games(records: list, context, elements: list[dict]) -> dict:
     if len(finished) < 2 * LEAST or len(rest) < LEAST:
         return {"measured": False, "why": f"too few games that ended, or of other lengths ({len(finished)} ended, "
                                           f"{len(rest)} shorter than the longest tenth)"}
+    return {**in_common(longest, rest, context, elements), "moves_over": threshold,
+            "group": f"the longest games ({len(longest)}, of {threshold:,} moves or more)"}
+
+
+def comebacks(records: list, context, elements: list[dict], unit: str, half: str) -> dict:
+    """The rules and cards over-represented in the games won from behind: the one winner was not
+    the leader at the middle of the game (`unit`: the tension's turn or round; `half`: its words)."""
+    mid = FRACTIONS.index(0.5)
+    behind, ahead = [], []
+    for r in records:
+        t = r["tension"][unit]
+        if r["limit_hit"] or t["winner"] < 0 or t["leader_at"][mid] < 0:
+            continue
+        (ahead if t["leader_at"][mid] == t["winner"] else behind).append(r)
+    if len(behind) < LEAST or len(ahead) < LEAST:
+        return {"measured": False, "why": f"too few games won from behind, or by the leader ({len(behind)} and "
+                                          f"{len(ahead)})"}
+    return {**in_common(behind, ahead, context, elements),
+            "group": f"the games won from behind ({len(behind)}, whose winner did not lead {half})"}
+
+
+def in_common(group: list, rest: list, context, elements: list[dict]) -> dict:
+    """Each rule and kind of card: the share of `group` it fired (was played) in against the share of
+    `rest`; the significant ones (Fisher, Benjamini-Hochberg) more frequent in the group, the most first."""
     rows = []
     rules = [e for e in elements if e["parent"] is None]
     for e in rules:
         rows.append(_row(f"the {e['kind']} at {e['where']}", e["text"],
-                         [e["index"] in r["fired"] for r in longest], [e["index"] in r["fired"] for r in rest]))
+                         [e["index"] in r["fired"] for r in group], [e["index"] in r["fired"] for r in rest]))
     kinds = context.kinds
     for k, name in enumerate(context.kind_names):
         def played(r, k=k):
             return any(kinds[c] == k for cards in r["played"] for c in cards)
-        rows.append(_row(f"{name} played", name, [played(r) for r in longest], [played(r) for r in rest]))
+        rows.append(_row(f"{name} played", name, [played(r) for r in group], [played(r) for r in rest]))
     rows = [row for row in rows if row["p"] is not None]
     fdr(rows)
     found = sorted((row for row in rows if row["significant"] and row["diff"] > 0),
                    key=lambda row: (-row["long"], row["q"]))
-    return {"measured": True, "games": len(longest), "moves_over": threshold, "rows": found}
+    return {"measured": True, "games": len(group), "rows": found}
 
 
 def _row(what: str, text: str, in_long: list, in_rest: list) -> dict:
@@ -51,13 +78,12 @@ def _row(what: str, text: str, in_long: list, in_rest: list) -> dict:
 
 
 def finding(found: dict) -> tuple[str, bool] | None:
-    """The findings line: the most over-represented rule or card of the long games, or None."""
+    """The findings line: the most over-represented rule or card of the group, or None."""
     if not found["measured"] or not found["rows"]:
         return None
     top = found["rows"][0]
     more = f" (and {len(found['rows']) - 1} more)" if len(found["rows"]) > 1 else ""
     q = "q < 0.001" if top["q"] < 0.001 else f"q = {top['q']:.3f}"
     what = top["what"] if top["what"].endswith(" played") else f"{top['what']} ({top['text'][:60]})"
-    return (f"the longest games ({found['games']}, of {found['moves_over']:,} moves or more) have {what} "
-            f"in common: in {100 * top['long']:.0f}% of them, against {100 * top['rest']:.0f}% of the others "
-            f"({q}){more}", True)
+    return (f"{found['group']} have {what} in common: in {100 * top['long']:.0f}% of them, against "
+            f"{100 * top['rest']:.0f}% of the others ({q}){more}", True)

@@ -118,14 +118,19 @@ def _length_section(ln: dict, pace: dict, dec: dict) -> str:
                  f"heuristic one move ahead): the best and worst moves differ by more than "
                  f"{M.pct(M.MEANINGFUL)} of the heuristic's range in {_pct_ci(dec['meaningful'])} of them; a "
                  f"random move costs {_pct_ci(dec['regret'])} of that range against the best.</p>")
-    causes = ln.get("causes")
-    if causes and causes["measured"] and causes["rows"]:
-        text += (f"<p>What the longest games ({causes['games']}, of {causes['moves_over']:,} moves or more) have "
-                 "in common, against the other games (Fisher's exact test, Benjamini-Hochberg over every rule and "
-                 "kind of card):</p>" + _table(["", "source", "in the longest games", "in the others", "q"], [
-                     [escape(row["what"]), f"<code>{escape(row['text'][:70])}</code>", _pct(row["long"]),
-                      _pct(row["rest"]), _q(row)] for row in causes["rows"][:15]], raw=True, text=True))
+    text += _in_common(ln.get("causes"), "in the longest games")
     return "<h3>Length and pace</h3>" + table + text
+
+
+def _in_common(found: dict | None, column: str) -> str:
+    """What a group of games (the longest, those won from behind) has in common (causes.py)."""
+    if not found or not found["measured"] or not found["rows"]:
+        return ""
+    return (f"<p>What {escape(found['group'])} have in common, against the other games (Fisher's exact test, "
+            "Benjamini-Hochberg over every rule and kind of card):</p>" + _table(
+                ["", "source", column, "in the others", "q"],
+                [[escape(row["what"]), f"<code>{escape(row['text'][:70])}</code>", _pct(row["long"]),
+                  _pct(row["rest"]), _q(row)] for row in found["rows"][:15]], raw=True, text=True))
 
 
 def _tension_section(t: dict) -> str:
@@ -151,7 +156,7 @@ def _tension_section(t: dict) -> str:
     if rs:
         out.append(f"The player who starts a round gains most in it in {M.rate_text(rs)} of the rounds in which "
                    f"several players decided (fair share {M.pct(rs['fair'])}, {_p(rs['p'])}).")
-    return "".join(out) + "</p>"
+    return "".join(out) + "</p>" + _in_common(t.get("causes"), "in the games won from behind")
 
 
 def _coverage(cov: dict) -> str:

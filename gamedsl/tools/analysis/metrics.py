@@ -17,7 +17,7 @@ import statistics
 
 from ..stats import (ALPHA, binomial_p, chi_square_p, fdr, games_to_settle, mean_ci, median_ci, paired_rates,
                      paired_test, two_rates, wilson)
-from .causes import finding as causes_finding, long_games
+from .causes import comebacks, finding as causes_finding, long_games
 from .reach import where_text
 from .standing import FRACTIONS
 
@@ -416,6 +416,9 @@ def version_metrics(context, records: dict, bot: str, probes: list | None = None
                   "correlation": card_correlation(main, context, n)},
     }
     out["length"]["causes"] = long_games(main, context, out["coverage"]["elements"])
+    t = out["tension"]
+    if t["measured"]:
+        t["causes"] = comebacks(main, context, out["coverage"]["elements"], t["by"], t["when"]["50%"])
     out["findings"] = findings(out)
     return out
 
@@ -475,6 +478,9 @@ def findings(m: dict) -> list[dict]:
     said = causes_finding(ln["causes"])
     if said is not None:
         out.append(_finding("length", *said))
+    said = causes_finding(m["tension"].get("causes") or {"measured": False})
+    if said is not None:
+        out.append(_finding("tension", *said))
     if ln["limit_hit"]["count"]:
         out.append(_finding("length", f"{plural(ln['limit_hit']['count'], 'game')} hit the move limit and never ended",
                             True))
