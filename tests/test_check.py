@@ -162,15 +162,72 @@ round { choose y }''')
     assert "is never offered" not in text          # an anytime action is offered by the engine
 
 
-def test_built_in_names_cannot_be_declared():
+def test_the_words_of_the_language_cannot_be_declared():
     errs = diagnostics('''var in_play = 0
-def count(p) = 1
+def players(p) = 1
 round { end game }
 ''')
     assert errs == [
-        f"t.game:{line(1)}:5: error: 'in_play' is a built-in name and cannot be declared",
-        f"t.game:{line(2)}:5: error: 'count' is a built-in name and cannot be declared",
+        f"t.game:{line(1)}:5: error: 'in_play' is a word of the language and cannot be declared",
+        f"t.game:{line(2)}:5: error: 'players' is a word of the language and cannot be declared",
     ]
+
+
+def test_a_declaration_shadows_a_built_in_function_with_a_warning():
+    """Issue 42: a Gin Rummy written last week declared `def deadwood`; the built-in added since
+    broke it. The file's own meaning wins, and it is told so."""
+    game = gamedsl.load_source(BASE + '''def deadwood(p) = count(p.hand) * 10
+setup { deal 1 from deck to hand  say "deadwood {deadwood(seat(1))}" }
+round { end game }
+''', "t.game")
+    (warning,) = game.prog.warnings
+    assert (warning.severity, warning.span.line, warning.span.column) == ("warning", line(1), 5)
+    assert warning.message == "'deadwood' is also the name of a built-in function: in this file 'deadwood' is a " \
+                              "function declared here"
+    state = game.new_state(players=2, seed=1)
+    assert [str(entry[2]) for entry in state.log] == ["deadwood 10"]
+
+
+def test_a_shadowed_built_in_cannot_be_called_and_errors_keep_the_warning():
+    with pytest.raises(gamedsl.SourceError) as info:
+        gamedsl.load_source(BASE + '''var count = 0
+round { count += count(deck)  end game }
+''', "t.game")
+    text = info.value.format()
+    assert f"t.game:{line(1)}:5: warning: 'count' is also the name of a built-in function" in text
+    assert f"t.game:{line(2)}:18: error: 'count' is a variable in this file and cannot be called" in text
+    assert "hint: this file's declaration hides the built-in count(...)" in text
+
+
+def test_every_game_checks_and_plays_alike_with_every_built_in_name_it_does_not_use_declared():
+    """A built-in added later never breaks a file: each game in games/, with a declaration of every
+    built-in function name it does not use (as a variable, and as a function), checks with one
+    warning per name and plays the same random games."""
+    import random
+    import re
+
+    from gamedsl.language.context import BUILTINS, PRONOUNS
+
+    root = Path(gamedsl.__file__).parents[1] / "games"
+    for path in sorted(root.glob("*.game")):
+        text = path.read_text(encoding="utf-8")
+        read = text + "".join((root / name).read_text(encoding="utf-8") for name in re.findall(r'extends "([^"]+)"', text))
+        free = sorted(n for n in BUILTINS - PRONOUNS if not re.search(rf"\b{n}\b", read))
+        assert free, path.name
+        plain = gamedsl.load_game(str(path))
+        for form in ("var {} = 0", "def {}(x) = x + 1"):
+            copy = text.rstrip("\n") + "\n" + "\n".join(form.format(n) for n in free) + "\n"
+            game = gamedsl.load_source(copy, str(path))
+            assert sorted(w.message.split("'")[1] for w in game.prog.warnings) == free, path.name
+            for seed in range(2):
+                runs = []
+                for g in (plain, game):
+                    state, rng = g.new_state(players=g.min_players, seed=seed), random.Random(seed)
+                    while not state.is_terminal() and state.moves < 300:
+                        legal = sorted(state.legal_actions())
+                        state.apply_action(legal[rng.randrange(len(legal))])
+                    runs.append((list(state.history), [str(entry[2]) for entry in state.log]))
+                assert runs[0] == runs[1], (path.name, form, seed)
 
 
 def test_card_needs_values_that_name_one_card():

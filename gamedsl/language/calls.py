@@ -46,22 +46,15 @@ class Calls:
 
     def ex_call(self, e: m.Call, scope: Scope, hint):
         f = e.func
-        if f in ("top", "bottom") and len(e.args) == 2:  # the top N cards, as a list
-            return self.call_top_n(e, scope, f)
-        if f in _SIMPLE:
-            want, result, template = _SIMPLE[f]
-            arg = self._one_arg(e, scope)
-            if arg is None:
+        if f in self.c.shadowed:  # the file declares this built-in's name: its own meaning wins
+            if f not in self.c.def_info:
+                self.c.error(f"'{f}' is {self.c.known[f]} in this file and cannot be called", e.span,
+                             f"this file's declaration hides the built-in {f}(...)")
                 return _NOPE
-            self.want(arg[1], want, e.args[0].span)
-            code = self.c.module.mark(template.format(arg[0]), e.span)  # an empty zone, no seat...
-            return (self.maybe_hoist(code, scope) if f in ("top", "bottom") else code), result
-        handler = getattr(self, "call_" + f, None)
-        if handler is not None and f in BUILTINS:
-            if f not in _AGGREGATES:
-                return handler(e, scope)
-            code, typ = handler(e, scope)
-            return self.maybe_hoist(code, scope), typ
+        else:
+            found = self.builtin_call(e, scope, f)
+            if found is not None:
+                return found
         if f in self.c.def_info:
             d = self.c.def_info[f]
             if len(e.args) != len(d.params):
@@ -78,6 +71,26 @@ class Calls:
             return self.maybe_hoist(code, scope), typ  # a def reads only its arguments and the state
         self.c.unknown("function", f, e.span, list(self.c.def_info) + sorted(BUILTINS - set(_BARE)))
         return _NOPE
+
+    def builtin_call(self, e: m.Call, scope: Scope, f: str):
+        """A call of a built-in function as (code, type), or None if `f` is not one."""
+        if f in ("top", "bottom") and len(e.args) == 2:  # the top N cards, as a list
+            return self.call_top_n(e, scope, f)
+        if f in _SIMPLE:
+            want, result, template = _SIMPLE[f]
+            arg = self._one_arg(e, scope)
+            if arg is None:
+                return _NOPE
+            self.want(arg[1], want, e.args[0].span)
+            code = self.c.module.mark(template.format(arg[0]), e.span)  # an empty zone, no seat...
+            return (self.maybe_hoist(code, scope) if f in ("top", "bottom") else code), result
+        handler = getattr(self, "call_" + f, None)
+        if handler is not None and f in BUILTINS:
+            if f not in _AGGREGATES:
+                return handler(e, scope)
+            code, typ = handler(e, scope)
+            return self.maybe_hoist(code, scope), typ
+        return None
 
     def maybe_hoist(self, code: str, scope) -> str:
         """In a legal-move loop, compute a value that does not depend on the candidate (an aggregate,

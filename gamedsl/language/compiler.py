@@ -67,7 +67,7 @@ class Compiler:
         if not c.diags:  # what the file shows each player, once it reads without another error
             secrets = Secrecy(c).run()  # (its errors are kept in Program.leaks: a log replays despite them)
         if c.diags:
-            raise SourceError(c.gm.filename, c.gm.text, c.one_message_each(), c.gm.sources)
+            raise SourceError(c.gm.filename, c.gm.text, c.one_message_each() + c.warnings, c.gm.sources)
         return self.program(flows, (reactions, no_reaction, reaction_check, reaction_legal), invariants, heuristic,
                             end_when, secrets)
 
@@ -156,7 +156,7 @@ class Compiler:
             module=c.module.source(), spans=c.module.spans, loops=c.module.loops, via=c.module.via,
             coverage=c.module.coverage, markers=c.module.markers, data=c.data, messages=c.messages,
             private_says=any(st.to is not None for st in m.walk(list(c.gm.decls)) if isinstance(st, m.Say)),
-            leaks=tuple(secrets[0]), hidden_params=frozenset(secrets[1]), secret_vars=tuple(sorted(secrets[2])),
+            leaks=tuple(secrets[0]), warnings=tuple(c.warnings), hidden_params=frozenset(secrets[1]), secret_vars=tuple(sorted(secrets[2])),
             version=__version__)
 
 

@@ -9,7 +9,10 @@ from . import model as m
 from . import types as T
 from .codegen import Module
 
-# Names the language defines itself: they cannot be declared.
+# Names the language defines itself. A declaration of a built-in function's name shadows it (with a
+# warning), so a built-in added later never breaks a file that checked; the words read without
+# parentheses (PRONOUNS) cannot be declared.
+PRONOUNS = frozenset({"me", "players", "all_players", "all_cards", "in_play", "others", "nobody"})
 BUILTINS = {"me", "players", "all_players", "all_cards", "in_play", "others", "count", "any", "all", "sum", "max",
             "min", "best", "worst", "random", "next", "previous", "top", "bottom", "abs", "seat", "number", "knows",
             "card", "same", "has", "makes", "can_make", "tops", "filter", "nobody",
@@ -83,6 +86,8 @@ class Context:
     def __init__(self, gm: m.GameModel, coverage: bool = False):
         self.gm = gm
         self.diags: list[Diagnostic] = []
+        self.warnings: list[Diagnostic] = []  # what a file that checks is told all the same
+        self.shadowed: set[str] = set()  # built-in function names the file declares for itself
         self.unknowns: list[Diagnostic] = []  # the unknown names reported: their follow-ons are not
         self.refused: set[str] = set()  # names whose declaration was refused: their uses say nothing more
         self.module = Module(coverage)  # a coverage build records each statement that runs (codegen.py)
@@ -173,10 +178,16 @@ class Context:
 
     def declare(self, name: str, kind: str, span: Span) -> bool:
         """Record a declared name; False (with an error) if it is built in or declared already."""
-        if name in BUILTINS:
-            self.error(f"'{name}' is a built-in name and cannot be declared", span, "choose another name")
+        if name in PRONOUNS:
+            self.error(f"'{name}' is a word of the language and cannot be declared", span, "choose another name")
             self.refused.add(name)
             return False
+        if name in BUILTINS and name not in self.known:
+            self.shadowed.add(name)
+            self.warnings.append(Diagnostic(
+                f"'{name}' is also the name of a built-in function: in this file '{name}' is {kind} declared here",
+                span, f"the built-in {name}(...) cannot be called in this file; rename yours to use it",
+                severity="warning"))
         if name in self.known:
             self.error(f"'{name}' is already declared as {self.known[name]}", span, "choose another name")
             self.refused.add(name)

@@ -200,6 +200,7 @@ class Program:
     messages: list = attrs.Factory(list)  # Message k: what `s.say(k, values)` says
     private_says: bool = False  # some `say ... to p`: a seat reads only the lines said to all or to it
     leaks: tuple = ()  # the secrecy check's errors (Diagnostics): loading refuses the game, replaying a log warns
+    warnings: tuple = ()  # Diagnostics (severity "warning") of a file that checks: a built-in name it shadows
     hidden_params: frozenset = frozenset()  # actions whose number or value the others do not see (secrecy.py)
     secret_vars: tuple = ()  # hidden variables that may hold what not every seat knows (secrecy.py)
     act_sets: dict = attrs.Factory(dict)  # a module name -> the names of the actions a choose or race offers

@@ -59,7 +59,7 @@ def check(text: str, filename: str) -> tuple[list[Diagnostic], m.GameModel | Non
         return _in_file(exc, filename), model
     except GamedslError as exc:
         return [Diagnostic(str(exc), Span())], model
-    return list(prog.leaks), model  # the secrecy check's errors
+    return list(prog.leaks) + list(prog.warnings), model  # the secrecy check's errors, then the warnings
 
 
 _STRING_OR_COMMENT = re.compile(r'"[^"\n]*"|#[^\n]*')

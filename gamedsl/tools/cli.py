@@ -279,7 +279,7 @@ def cmd_check(args) -> int:
     bad = False
     for f in args.files:
         try:
-            check(f)
+            warned = check(f)
         except SourceError as exc:
             print(exc.format(), file=sys.stderr)
             bad = True
@@ -287,7 +287,7 @@ def cmd_check(args) -> int:
             print(str(exc), file=sys.stderr)
             bad = True
         else:
-            print(f"{f}: ok")
+            print(f"{f}: ok" + (f" ({warned} warning{'s' if warned > 1 else ''})" if warned else ""))
     return 1 if bad else 0
 
 

@@ -40,6 +40,7 @@ def load(path, leaks_allowed: bool = False):
     check refuses is loaded all the same, its errors printed as warnings (a log replays)."""
     from ..engine import load_game
     game = load_game(_game_file(path), leaks_allowed=leaks_allowed)
+    warn_about(game.prog)
     if game.prog.leaks:
         import attrs
 
@@ -52,13 +53,26 @@ def load(path, leaks_allowed: bool = False):
     return game
 
 
-def check(path) -> None:
+def warn_about(prog) -> None:
+    """A file's warnings (a built-in name it shadows), on stderr, as the compiler writes errors."""
+    if prog.warnings:
+        from ..errors import format_diagnostic
+        err = stderr()
+        for d in prog.warnings:
+            say(err, format_diagnostic(prog.filename, prog.text, d, prog.sources))
+
+
+def check(path) -> int:
     """What `gamedsl check` does with a game file: read, compile and link it as `load` does, with the
-    same errors, but make no Game of it (the engine's other modules are never imported)."""
+    same errors, but make no Game of it (the engine's other modules are never imported). Its
+    warnings are written to stderr; the number of them is returned."""
     from ..engine.link import link
     from ..language import compile_source, read_source
     p = _game_file(path)
-    link(*compile_source(read_source(p), str(p)))
+    prog, code = compile_source(read_source(p), str(p))
+    link(prog, code)
+    warn_about(prog)
+    return len(prog.warnings)
 
 
 def _game_file(path) -> Path:
