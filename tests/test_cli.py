@@ -630,6 +630,49 @@ def test_the_verbose_log_shows_each_consequence_after_the_moves_that_caused_it(t
         assert "is out of cards!" in "".join(lines[i - 2:i]), lines[i - 3:i + 1]
 
 
+LINES = '''game "Lines"
+players 2
+attribute rank: 1, 2, 3, 4
+cards rank
+zone deck: hidden, stack
+zone hand per player: owner
+zone table: public
+action lay (c in me.hand) { move c to table  say "lays {c}" }
+setup {
+  shuffle deck
+  deal 2 from deck to hand
+  say "the deck is shuffled"
+  say "you hold {top(seat(2).hand)}" to seat(2)
+}
+round {
+  for each p in players { turn p { choose lay } }
+  say "the round is over"
+  if count(seat(1).hand) == 0 { end game }
+}
+outcome { for each p in players { win p } }
+'''
+
+
+def test_table_lines_are_shown_unattributed_in_order_from_the_first(tmp_path, monkeypatch, capsys):
+    """Issue 42: lines said outside any turn were shown as "P1: ...", and with bots only the lines
+    said before the first move never appeared. A line said to one player alone is shown to them only."""
+    path = tmp_path / "lines.game"
+    path.write_text(LINES, encoding="utf-8")
+    assert main(["play", str(path), "--seats", "greedy", "--seed", "1", "-v", "--log", str(tmp_path / "a.jsonl")]) == 0
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert lines[2:8] == ["the deck is shuffled", "P1 plays: lay 2", "P1: lays 2", "P2 plays: lay 4", "P2: lays 4",
+                          "the round is over"]
+    assert not any("you hold" in line for line in lines)  # said to P2 alone: no seat here is P2
+    fake_input(monkeypatch, ["1", "1"])
+    assert main(["play", str(path), "--seats", "greedy,human", "--seed", "1", "--log", str(tmp_path / "b.jsonl")]) == 0
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines()]
+    assert lines[2:5] == ["the deck is shuffled", "you hold 4", "P1 plays: lay 2"]
+    fake_input(monkeypatch, ["1", "1"])
+    assert main(["play", str(path), "--seats", "human,greedy", "--seed", "1", "--log", str(tmp_path / "c.jsonl")]) == 0
+    out = capsys.readouterr().out
+    assert "the deck is shuffled" in out and "you hold" not in out and "P1: the round is over" not in out
+
+
 # ---- a rule that fails while the game runs
 
 DRY = '''game "Dry"

@@ -136,10 +136,15 @@ def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) 
     humans = [k for k, kind in enumerate(seats) if kind == "human"]
     human = bool(humans)
     show = human or verbose
-    seen_log, seen_round = len(state.log), state.round_number
+    # a new game's lines said before the first move (its setup) come first; a resumed game's were shown
+    seen_log, seen_round = (0 if state.moves == 0 else len(state.log)), state.round_number
     held: list = []  # moves made but not shown yet (answers in an open window)
     rounds: list = []  # rounds begun but not shown yet: (moves made, round)
     no_reaction = game.prog.no_reaction.first_id if game.prog.no_reaction is not None else -1
+    if show and seen_log < len(state.log):
+        for line in _commentary(game, state, [], state.log, [], humans):
+            say(out, line)
+        seen_log = len(state.log)
     try:
         with writer:
             while not state.is_terminal():
@@ -184,7 +189,7 @@ def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) 
 
 
 def _commentary(game, state, moves: list, said: list, rounds: list, humans: list) -> list:
-    """Moves [(player, index)], said lines [(moves made when said, player, text, round)] and new
+    """Moves [(player, index)], lines said (state.log's entries: moves made when said, player, text, round) and new
     rounds [(moves made, round)] in the order they happened: what a move caused comes after it,
     and a new round after the lines said in the one before. Each item is a Text, or the number
     of a round that begins. With human seats, the moves are shown as the first human saw them;
@@ -200,9 +205,12 @@ def _commentary(game, state, moves: list, said: list, rounds: list, humans: list
                 shown += f" ({state.times[k]:.2f} s)"
         you = q in humans
         events.append(((k + 1, 0, 0), render.move_line(game.player_name(q), shown, you=you)))
-    for m, who, text, r in said:
-        line = Text.assemble("  ", render.card_text(f"{game.player_name(who)}: {text}", "italic"))
-        events.append(((m, 1, r), line))
+    for entry in said:  # as the first human reads it (without one, as a spectator): a line said to
+        m, _, text, r = entry  # another player alone is not shown, the table's own lines stand alone
+        if game.reads(text, -1 if viewer is None else viewer):
+            line = Text.assemble("  ", render.card_text(game.log_line(entry, -1 if viewer is None else viewer),
+                                                        "italic"))
+            events.append(((m, 1, r), line))
     for m, r in rounds:
         events.append(((m, 1, r - 0.5), r))
     events.sort(key=lambda e: e[0])  # stable: lines said at one moment keep their order
