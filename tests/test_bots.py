@@ -58,3 +58,38 @@ def test_the_greedy_bot_never_slaps_a_card_that_costs_it_when_keeping_its_hands_
             state.apply_action(move)
     assert undecided == 0, f"{undecided} of {wrong} slaps on a non-jack cost the slapper"
     assert wrong < 40  # the last card of some deals, when the game is won either way
+
+
+# A player at 3 points may finish and win. The heuristic counts points in units of `unit`.
+SCALE = '''game "Scale"
+players 2
+option unit = 100000 "what one step is worth to the heuristic"
+attribute rank: 1
+cards rank
+zone deck: hidden
+var pts per player = 0
+var done per player = false
+action step "step" { me.pts += 1 }
+action finish "finish" if me.pts >= 3 { me.done = true  end game }
+round { for each p in players { turn p { choose step, finish } } }
+heuristic unit * me.pts
+outcome { for each p in players { if p.done { win p } else { lose p } } }
+'''
+
+
+def test_a_winning_move_is_taken_whatever_the_heuristics_scale():
+    """Issue 42: greedy valued a win at 1,000 heuristic units, so with `heuristic 100000 * ...` it
+    never finished (0 of 50 games) and stepped on to the move limit. A win now ranks above every
+    unfinished game (State.value), for greedy and for ISMCTS's playouts alike."""
+    import gamedsl
+    from gamedsl.bots import make_bot
+
+    game = gamedsl.load_source(SCALE, "scale.game")
+    for unit in (1, 100000, 10 ** 12):
+        for spec in ("greedy", "ismcts:100"):
+            for seed in range(5):
+                state = game.new_state(players=2, seed=seed, options={"unit": unit})
+                bots = [make_bot(spec, seed * 2 + p) for p in range(2)]
+                while not state.is_terminal():
+                    state.apply_action(bots[state.current_player()].choose(state))
+                assert state.moves == 7 and state.results == ["win", "lose"], (unit, spec, seed)

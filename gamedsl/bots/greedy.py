@@ -21,8 +21,9 @@ class GreedyAgent:
     whose outcome is a matter of random reaction times or secret choices), and counts where they
     lead: their cost adds up instead of multiplying. It samples up to `samples` worlds, and
     no more once `budget` moves have been tried (one world at least), so a wide decision costs
-    about as much as a narrow one. A game without a `heuristic` only makes it prefer moves that
-    win at once.
+    about as much as a narrow one. A move that wins ranks above every move that does not, and one
+    that loses below, whatever the heuristic's scale (State.value). A game without a `heuristic`
+    only makes it prefer moves that win at once.
     """
 
     name = "greedy"
@@ -40,7 +41,7 @@ class GreedyAgent:
         if len(legal) == 1:
             return legal[0]
         self.tried = 0
-        totals = [0.0] * len(legal)
+        totals = [[0.0, 0.0] for _ in legal]  # per move, summed over worlds: its State.value (return, heuristic)
         worlds = Redealer(state, me)
         fit = None
         for _ in range(self.samples if worlds else 1):
@@ -52,14 +53,16 @@ class GreedyAgent:
             else:
                 fit = world
             for i, action in enumerate(legal):
-                totals[i] += self._after(world, action, me)
+                ret, heuristic = self._after(world, action, me)
+                totals[i][0] += ret
+                totals[i][1] += heuristic
             if self.tried >= self.budget:
                 break
-        top = max(totals)
+        top = max(totals)  # the most won (or least lost) over the worlds first, then the heuristic
         best = [a for a, v in zip(legal, totals) if v == top]
         return best[self.rng.randrange(len(best))]
 
-    def _after(self, world, action: int, me: int) -> float:
+    def _after(self, world, action: int, me: int) -> tuple[float, float]:
         """The value for `me` of a move, its own next decisions played on, each the best one step ahead.
 
         No lookahead from an answer in a reaction window or race, nor into a race: what follows
@@ -73,8 +76,8 @@ class GreedyAgent:
         for _ in range(0 if answering else self.lookahead):
             if after.terminal or after.current_player() != me or _racing(after):
                 break
-            after = max((self._try(after, a, me) for a in after.legal_actions()), key=lambda w: w.evaluate(me))
-        return after.evaluate(me)
+            after = max((self._try(after, a, me) for a in after.legal_actions()), key=lambda w: w.value(me))
+        return after.value(me)
 
     def _try(self, world, action: int, me: int):
         """A copy of the world with the move made and the others' answers to it given."""
@@ -120,11 +123,11 @@ def _passing(state, legal: list) -> int:
     return default if default in legal else legal[0]
 
 
-def _answer_value(state, action: int, player: int) -> float:
+def _answer_value(state, action: int, player: int) -> tuple[float, float]:
     """How good an answer in a reaction window or race is for the player making it, if everyone
     after them lets the moment pass."""
     after = state.clone(past=False)
     after.apply_action(action)
     while after.window is not None and not after.terminal and after.pending is not None:
         after.apply_action(_passing(after, after.legal_actions()))
-    return after.evaluate(player)
+    return after.value(player)

@@ -232,12 +232,12 @@ def _ranks(world) -> list[float]:
 def _best_of(world, legal: list, rng, k: int = 3) -> int:
     """Of up to k moves drawn at random, the one after which the mover's heuristic is best."""
     player = world.pending[0]
-    best, best_value = None, -math.inf
+    best, best_value = None, (-math.inf, -math.inf)
     for _ in range(min(k, len(legal))):
         move = legal[rng.randrange(len(legal))]
         after = world.clone(past=False)
         after.apply_action(move)
-        value = after.evaluate(player)
+        value = after.value(player)  # a win first, whatever the heuristic's scale
         if value > best_value:
             best, best_value = move, value
     return best

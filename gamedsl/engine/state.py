@@ -454,6 +454,16 @@ class State(Flow, Decisions, Cards, Checks):
         finally:
             self.me = prev
 
+    def value(self, player: int) -> tuple[float, float]:
+        """How good this moment is for a player, to compare with others whatever the heuristic's
+        scale (a bot's measure): (the player's return if the game is over, else 0; the heuristic).
+        A game won ranks above every unfinished one and a game lost below, however large the
+        heuristic's numbers; a draw, and every unfinished game, by the heuristic."""
+        if self.terminal:
+            r = self.returns()[player]
+            return (r, 0.0) if r else (0.0, self.evaluate(player, ended=False))
+        return 0.0, self.evaluate(player)
+
     def digest(self) -> str:
         """A fingerprint of everything in the state, to check that two runs reached the same place."""
         text = repr((self.z, self.v, sorted(self.known.items()), self.out, self._window_key(),
