@@ -459,6 +459,32 @@ outcome { for each p in players { win p } }
     assert "Lay has no zone 'tabel'" in capsys.readouterr().err
 
 
+def test_tracked_arrivals_count_identical_copies_together():
+    """Issue 42: two Berries laid in a game were reported as 0 (the second copy's count replaced the
+    first's under their one name). Copies are one kind: their arrivals add up."""
+    from gamedsl.tools.simulate import play_bot_game, simulate
+    game = gamedsl.load_source('''game "Pairs"
+players 2
+attribute rank: 1, 2, 3
+cards rank times 2
+zone deck: hidden, stack
+zone hand per player: owner
+zone table: public
+action lay (c in me.hand) { move c to table }
+setup { shuffle deck  deal 3 from deck to hand }
+round { for each p in players { turn p { choose lay } }  end game }
+outcome { for each p in players { win p } }
+''', "pairs.game")
+    r = simulate(game, 20, players=2, seats=["random"], track=["table"])
+    tables = [[game.card_name(c) for c in play_bot_game(game, 2, seed, ["random"]).zone_cards("table")]
+              for seed in range(20)]
+    assert list(r["arrivals"]["table"]) == ["1", "2", "3"]
+    for name in ("1", "2", "3"):
+        assert r["arrivals"]["table"][name] == {"total": sum(t.count(name) for t in tables),
+                                                "games": sum(name in t for t in tables)}
+    assert any(t.count("1") == 2 or t.count("2") == 2 or t.count("3") == 2 for t in tables)
+
+
 # ---- test (scenario files)
 
 def test_test_command_reports_failures_with_their_lines(tmp_path, capsys):

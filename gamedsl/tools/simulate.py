@@ -96,7 +96,8 @@ def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=
     finish; `jobs` worker processes play them (the figures are the same whatever `jobs`). Besides
     the figures per seat and the game lengths, the result counts how often each `say` line was
     said (`said`: text -> {"total", "games"}), and for each zone named in `track` how often each
-    card arrived there (`arrivals`: zone -> card name -> {"total", "games"}). The same arguments
+    kind of card arrived there (`arrivals`: zone -> card name -> {"total", "games"}; identical
+    copies are one kind: two Berries a game count 2, in 1 game). The same arguments
     always give the same result. Raises GamedslError (a runtime error in the rules names the game
     and its seed, to reproduce it with `gamedsl play`).
     """
@@ -114,7 +115,9 @@ def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=
     lengths, rounds = [], []
     limit_hits = 0
     said: dict[str, list[int]] = {}  # text -> [times, games]
-    arrived = {name: [[0, 0] for _ in range(game.prog.card_count())] for name in track}  # per card: [times, games]
+    # per zone, per kind of card (identical copies together, in card order): [times, games]
+    kinds_in_order = list(dict.fromkeys(game.card_name(c) for c in range(game.prog.card_count())))
+    arrived = {name: {kind: [0, 0] for kind in kinds_in_order} for name in track}
     summaries = run_tasks(_setup, (game.text, game.prog.filename, n, kinds, options, tuple(track)), _one_game,
                           [(i, seed + i) for i in range(games)], jobs, progress)
     for g in summaries:
@@ -122,10 +125,10 @@ def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=
             entry = said.setdefault(text, [0, 0])
             entry[0] += times
             entry[1] += 1
-        for name, per_card in g["arrivals"].items():
-            for card, times in enumerate(per_card):
-                arrived[name][card][0] += times
-                arrived[name][card][1] += times > 0
+        for name, per_kind in g["arrivals"].items():
+            for kind, times in per_kind.items():
+                arrived[name][kind][0] += times
+                arrived[name][kind][1] += times > 0
         lengths.append(g["moves"])
         rounds.append(g["rounds"])
         limit_hits += g["limit_hit"]
@@ -156,7 +159,7 @@ def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=
         "options": {k: v if k not in game.prog.option_choices else game.option_text(k, v) for k, v in options.items()},
         "per_seat": per_seat, "moves": _spread(lengths), "rounds": _spread(rounds), "limit_hit": limit_hits,
         "said": {text: {"total": t, "games": g} for text, (t, g) in sorted(said.items(), key=lambda kv: -kv[1][0])},
-        "arrivals": {name: {game.card_name(c): {"total": t, "games": g} for c, (t, g) in enumerate(counts)}
+        "arrivals": {name: {kind: {"total": t, "games": g} for kind, (t, g) in counts.items()}
                      for name, counts in arrived.items()},
     }
 
@@ -188,8 +191,18 @@ def _one_game(context: tuple, task: tuple) -> dict:
     return {"said": said, "moves": state.moves, "rounds": state.round_number, "limit_hit": state.limit_hit,
             "results": list(state.results), "places": list(state.places), "returns": state.returns(),
             "scores": [state.var("score", k) for k in range(n)] if _has_score(game) else None,
-            "arrivals": {name: [sum(state.arrivals[inst][card] for inst in instances)
-                                for card in range(game.prog.card_count())] for name, instances in zones.items()}}
+            "arrivals": {name: _by_kind(game, [sum(state.arrivals[inst][card] for inst in instances)
+                                               for card in range(game.prog.card_count())])
+                         for name, instances in zones.items()}}
+
+
+def _by_kind(game, per_card: list) -> dict:
+    """Counts per card summed per kind of card (identical copies, by name)."""
+    out: dict[str, int] = {}
+    for card, times in enumerate(per_card):
+        name = game.card_name(card)
+        out[name] = out.get(name, 0) + times
+    return out
 
 
 # ---- the command
