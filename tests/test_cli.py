@@ -485,6 +485,23 @@ outcome { for each p in players { win p } }
     assert any(t.count("1") == 2 or t.count("2") == 2 or t.count("3") == 2 for t in tables)
 
 
+def test_simulate_averages_any_number_variable_named(capsys):
+    """Issue 42: `mean score` was the only mean. --mean averages any number variable at the end:
+    per seat for one of each player, once for a shared one; a name that is not one is an error."""
+    from gamedsl.tools.simulate import play_bot_game, simulate
+    path = ROOT / "games" / "sushi_go.game"
+    game = gamedsl.load_game(path)
+    r = simulate(game, 6, players=3, seats=["random"], means=["nigiri_points", "rounds"])
+    states = [play_bot_game(game, 3, seed, ["random"]) for seed in range(6)]
+    for k, row in enumerate(r["per_seat"]):
+        assert row["means"] == {"nigiri_points": sum(s.var("nigiri_points", k) for s in states) / 6}
+    assert r["means"]["rounds"]["mean"] == sum(s.var("rounds") for s in states) / 6
+    assert main(["simulate", str(path), "--games", "2", "--seats", "random", "--mean", "nigiri_points"]) == 0
+    assert "mean" in capsys.readouterr().out
+    assert main(["simulate", str(path), "--games", "1", "--mean", "nigiri_point"]) == 1
+    assert "Sushi Go has no variable 'nigiri_point' (did you mean 'nigiri_points'?)" in capsys.readouterr().err
+
+
 # ---- test (scenario files)
 
 def test_test_command_reports_failures_with_their_lines(tmp_path, capsys):

@@ -159,6 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--track", action="append", default=[], metavar="ZONE",
                    help="count how often each card arrives in this zone (repeatable; a per-player zone "
                         "counts every player's)")
+    p.add_argument("--mean", action="append", default=[], metavar="VAR",
+                   help="the mean at the end of a number variable, per seat for a variable of each player "
+                        "(repeatable; a per-player `score` is always shown)")
     p.add_argument("--jobs", "-j", type=_count, default=1, metavar="N",
                    help=f"play the games in N worker processes (this machine has {os.cpu_count()} cores); "
                         "the figures are the same whatever N (default 1)")

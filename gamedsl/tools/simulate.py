@@ -89,7 +89,7 @@ def _mean(values: list):
 
 
 def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=("greedy",),
-             options: dict | None = None, progress=None, track=(), jobs: int = 1) -> dict:
+             options: dict | None = None, progress=None, track=(), jobs: int = 1, means=()) -> dict:
     """Play `games` bot games (game i with seed `seed + i`) and gather statistics per seat.
 
     `seats` is one bot kind for every seat or one per seat. `progress(i)` is called as games
@@ -97,7 +97,9 @@ def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=
     the figures per seat and the game lengths, the result counts how often each `say` line was
     said (`said`: text -> {"total", "games"}), and for each zone named in `track` how often each
     kind of card arrived there (`arrivals`: zone -> card name -> {"total", "games"}; identical
-    copies are one kind: two Berries a game count 2, in 1 game). The same arguments
+    copies are one kind: two Berries a game count 2, in 1 game). `means` names number variables
+    whose value at the end is averaged over the games: per seat (`means` of each `per_seat` row)
+    for a variable of each player, else in the result's `means` (mean, min, max, stdev). The same arguments
     always give the same result. Raises GamedslError (a runtime error in the rules names the game
     and its seed, to reproduce it with `gamedsl play`).
     """
@@ -108,6 +110,9 @@ def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=
     options = effective_options(game, options or {})
     game.new_state(players=n, seed=seed, options=options)  # checks the player count before the loop
     has_score = _has_score(game)
+    means = list(dict.fromkeys(means))
+    _check_means(game, means)
+    ended: dict[str, list] = {name: [] for name in means}  # per game: the value, or the values per seat
     wins, losses, draws = [0] * n, [0] * n, [0] * n
     places = [[] for _ in range(n)]
     returns = [[] for _ in range(n)]
@@ -118,7 +123,8 @@ def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=
     # per zone, per kind of card (identical copies together, in card order): [times, games]
     kinds_in_order = list(dict.fromkeys(game.card_name(c) for c in range(game.prog.card_count())))
     arrived = {name: {kind: [0, 0] for kind in kinds_in_order} for name in track}
-    summaries = run_tasks(_setup, (game.text, game.prog.filename, n, kinds, options, tuple(track)), _one_game,
+    summaries = run_tasks(_setup, (game.text, game.prog.filename, n, kinds, options, tuple(track), tuple(means)),
+                          _one_game,
                           [(i, seed + i) for i in range(games)], jobs, progress)
     for g in summaries:
         for text, times in g["said"].items():
@@ -129,6 +135,8 @@ def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=
             for kind, times in per_kind.items():
                 arrived[name][kind][0] += times
                 arrived[name][kind][1] += times > 0
+        for name, value in g["means"].items():
+            ended[name].append(value)
         lengths.append(g["moves"])
         rounds.append(g["rounds"])
         limit_hits += g["limit_hit"]
@@ -153,6 +161,8 @@ def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=
                "mean_return": _mean(returns[k])}
         if has_score:
             row["mean_score"] = _mean(scores[k])
+        row["means"] = {name: _mean([values[k] for values in ended[name]]) for name in means
+                        if game.prog.var_by_name[name].per_player}
         per_seat.append(row)
     return {
         "game": game.name, "games": games, "players": n, "seed": seed, "seats": kinds,
@@ -161,7 +171,21 @@ def simulate(game, games: int, players: int | None = None, seed: int = 0, seats=
         "said": {text: {"total": t, "games": g} for text, (t, g) in sorted(said.items(), key=lambda kv: -kv[1][0])},
         "arrivals": {name: {kind: {"total": t, "games": g} for kind, (t, g) in counts.items()}
                      for name, counts in arrived.items()},
+        "means": {name: _spread(values) for name, values in ended.items()
+                  if not game.prog.var_by_name[name].per_player},
     }
+
+
+def _check_means(game, means: list):
+    """Every name of `--mean` is a number variable of the game, shared or of each player."""
+    from ..errors import did_you_mean
+    for name in means:
+        var = game.prog.var_by_name.get(name)
+        if var is None:
+            hint = did_you_mean(name, list(game.prog.var_by_name))
+            raise GamedslError(f"{game.name} has no variable '{name}'" + (f" ({hint})" if hint else ""))
+        if var.type != T.NUM or var.per_card:
+            raise GamedslError(f"'{name}' is not a number of the game or of each player: --mean averages those")
 
 
 def _has_score(game) -> bool:
@@ -169,14 +193,14 @@ def _has_score(game) -> bool:
     return score_var is not None and score_var.per_player and score_var.type == T.NUM
 
 
-def _setup(text: str, filename: str, players: int, kinds: list, options: dict, track: tuple) -> tuple:
+def _setup(text: str, filename: str, players: int, kinds: list, options: dict, track: tuple, means: tuple) -> tuple:
     game = load_source(text, filename)  # from the cache, like the parent's
-    return game, players, kinds, options, track, {name: game.zone_instances([name], players) for name in track}
+    return game, players, kinds, options, track, {name: game.zone_instances([name], players) for name in track}, means
 
 
 def _one_game(context: tuple, task: tuple) -> dict:
     """What the statistics need of one game: results, places, returns, scores, length, lines said, arrivals."""
-    game, n, kinds, options, track, zones = context
+    game, n, kinds, options, track, zones, means = context
     i, game_seed = task
     try:
         state = play_bot_game(game, n, game_seed, kinds, options, track)
@@ -188,7 +212,9 @@ def _one_game(context: tuple, task: tuple) -> dict:
     for _, _, text, _ in state.log:
         text = getattr(text, "template", text)  # a line with values counts as its template, braces and all
         said[text] = said.get(text, 0) + 1
-    return {"said": said, "moves": state.moves, "rounds": state.round_number, "limit_hit": state.limit_hit,
+    ended = {name: [state.var(name, k) for k in range(n)] if game.prog.var_by_name[name].per_player
+             else state.var(name) for name in means}
+    return {"said": said, "means": ended, "moves": state.moves, "rounds": state.round_number, "limit_hit": state.limit_hit,
             "results": list(state.results), "places": list(state.places), "returns": state.returns(),
             "scores": [state.var("score", k) for k in range(n)] if _has_score(game) else None,
             "arrivals": {name: _by_kind(game, [sum(state.arrivals[inst][card] for inst in instances)
@@ -217,7 +243,8 @@ def cmd_simulate(args) -> int:
     options = dict(args.option)
     t0 = time.perf_counter()
     result = with_progress("simulating", args.games, lambda progress: simulate(
-        game, args.games, players, args.seed, seats, options, progress=progress, track=args.track, jobs=args.jobs),
+        game, args.games, players, args.seed, seats, options, progress=progress, track=args.track, jobs=args.jobs,
+        means=args.mean),
         stderr())
     elapsed = time.perf_counter() - t0
     if args.json:
@@ -244,6 +271,8 @@ def _print_simulation(out: Console, r: dict, elapsed: float, game):
     has_score = "mean_score" in r["per_seat"][0]
     if has_score:
         cols.append("mean score")
+    own = list(r["per_seat"][0]["means"])
+    cols += [f"mean {name}" for name in own]
     for c in cols:
         table.add_column(c, justify="left" if c in ("seat", "bot") else "right", header_style="bold")
     for s in r["per_seat"]:
@@ -251,8 +280,12 @@ def _print_simulation(out: Console, r: dict, elapsed: float, game):
                f"{100 * s['wins'] / r['games']:.1f}", _fmt(s["mean_place"]), f"{s['mean_return']:+.3f}"]
         if has_score:
             row.append(_fmt(s["mean_score"], 1))
+        row += [_fmt(s["means"][name], 2) for name in own]
         table.add_row(*row)
     out.print(table)
+    for name, spread in r["means"].items():
+        say(out, f"mean {name} at the end: {_fmt(spread['mean'], 2)} (min {_fmt(spread['min'])}, "
+                 f"max {_fmt(spread['max'])})")
     length = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
     for c in ("length", "mean", "min", "max", "stdev"):
         length.add_column(c, justify="left" if c == "length" else "right", header_style="bold")
