@@ -69,3 +69,52 @@ def test_a_deal_is_in_place_before_the_rules_first_read_the_cards(tmp_path):
                         f"expect:\n  top: {{turned: 8 {other}}}\n  vars: {{trump: {trump}}}\n", encoding="utf-8")
     failures, checks = run_scenario(game, scenario)
     assert not failures and checks == 2, [f.format() for f in failures]
+
+
+PILES = """\
+game "Piles"
+players 2
+attribute kind: copper "Copper", estate "Estate"
+cards copper times 8
+cards estate times 4
+zone copper_pile: public
+zone estate_pile: public
+zone hand per player: owner
+setup {
+  for each c in all_cards { if c.kind == copper { move c to copper_pile } else { move c to estate_pile } }
+  move 3 from copper_pile to seat(1).hand
+  move 1 from estate_pile to seat(1).hand
+}
+round { end game }
+"""
+
+
+def test_a_deal_takes_the_copies_a_zone_holds_and_notes_what_it_puts_in_a_pile_of_one_kind(tmp_path):
+    """Issue 42: a scenario's deal took copies from other zones and left displaced cards in
+    unlisted ones (an Estate left in the Copper pile); there was no `Gold × 29`."""
+    game = gamedsl.load_source(PILES, "piles.game")
+    path = tmp_path / "four.yaml"
+    path.write_text("deal:\n  hand P1: Copper × 2 Copper x 2\nexpect:\n"
+                    "  zones: {hand P1: Copper × 4}\n  count: {copper_pile: 5, estate_pile: 3}\n", encoding="utf-8")
+    notes: list = []
+    failures, checks = run_scenario(game, path, notes)
+    assert not failures and checks == 3, [f.format() for f in failures]
+    (note,) = notes
+    assert note.format() == (f"{path}:2: note: the deal put Estate in copper_pile, a pile of Copper only, where the "
+                             "copies it dealt were: list that zone too, and a zone for the cards left over with "
+                             "'rest: ZONE'")
+    path.write_text("deal:\n  hand P1: [Copper * 3, Estate]\n  rest: estate_pile\n"
+                    "expect:\n  count: {copper_pile: 5, estate_pile: 3}\n", encoding="utf-8")
+    notes = []
+    failures, _ = run_scenario(game, path, notes)  # what the hand holds already: nothing moves
+    assert not failures and not notes, [f.format() for f in failures]
+    path.write_text("deal:\n  hand P1: Copper × 4\n  copper_pile: Copper × 4\n  rest: estate_pile\n"
+                    "expect:\n  count: {estate_pile: 4, copper_pile: 4}\n", encoding="utf-8")
+    notes = []
+    assert run_scenario(game, path, notes) == ([], 2) and not notes
+    path.write_text("deal:\n  hand P1: × 4\n", encoding="utf-8")
+    (failure,), _ = run_scenario(game, path)
+    assert failure.format() == f"{path}:2: error: '× 4' follows no card: write the card first, as in 'Gold × 29'"
+    path.write_text("deal:\n  hand P1: Copper × 9\n", encoding="utf-8")
+    (failure,), _ = run_scenario(game, path)
+    assert failure.format() == f"{path}:2: error: there are not that many Copper cards"

@@ -357,8 +357,9 @@ def cmd_test(args) -> int:
     game = load(args.file)
     bad = False
     for path in args.scenarios:
+        notes: list = []
         try:
-            failures, checks = scenario.run_scenario(game, path)
+            failures, checks = scenario.run_scenario(game, path, notes)
         except SourceError as exc:
             print(exc.format(), file=sys.stderr)
             bad = True
@@ -372,6 +373,8 @@ def cmd_test(args) -> int:
             print(msg if msg.startswith(f"{path}:") else f"{path}: error: {msg}", file=sys.stderr)
             bad = True
             continue
+        for n in notes:
+            print(n.format(), file=sys.stderr)
         if failures:
             bad = True
             for f in failures:

@@ -4,6 +4,7 @@ Every value is read from the YAML node tree, so each failure names the line it c
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import attrs
@@ -13,7 +14,9 @@ from ..engine.state import State
 from ..language import types as T
 from . import verify
 from ..errors import GameRuntimeError, GamedslError, IllegalAction, did_you_mean
+from .yamlnodes import ScenarioError, check_keys, integer, line_of, mapping, scalar, sequence  # noqa: F401
 
+_REPEAT = re.compile(r"\s*(?:×|\*|(?<!\S)x)\s*(\d+)(?!\S)")  # "Gold × 29": 29 copies of Gold
 TOP_KEYS = {"name", "players", "seed", "options", "random", "shuffles", "deal", "vars", "moves", "expect"}
 MOVE_KEYS = {"illegal", "reason", "expect", "auto", "set", "say"}
 EXPECT_KEYS = {"vars", "zones", "count", "top", "to_move", "legal", "legal_includes", "legal_excludes",
@@ -41,58 +44,13 @@ class Failure:
     line: int
     message: str
     located: bool = False  # the message names its own place (a rule of the game failed)
+    note: bool = False  # not a failure: a note on what the scenario did (cards its deal displaced)
 
     def format(self) -> str:
         if self.located:
             return self.message
-        return f"{self.path}:{self.line}: error: {self.message}" if self.line else f"{self.path}: error: {self.message}"
-
-
-class ScenarioError(Exception):
-    """A problem at one line of a scenario; the runner turns it into a Failure."""
-
-    def __init__(self, node, message: str):
-        super().__init__(message)
-        self.line = line_of(node)
-
-
-def line_of(node) -> int:
-    return node.start_mark.line + 1 if node is not None else 0
-
-
-def scalar(node, what: str = "a value") -> str:
-    if not isinstance(node, yaml.ScalarNode):
-        raise ScenarioError(node, f"expected {what}, found a {'list' if isinstance(node, yaml.SequenceNode) else 'mapping'}")
-    return node.value
-
-
-def integer(node, what: str = "a number") -> int:
-    text = scalar(node, what)
-    try:
-        return int(text)
-    except ValueError:
-        raise ScenarioError(node, f"expected {what}, found '{text}'") from None
-
-
-def mapping(node, what: str = "a mapping") -> list[tuple[yaml.Node, yaml.Node]]:
-    if not isinstance(node, yaml.MappingNode):
-        raise ScenarioError(node, f"expected {what} (key: value lines)")
-    return node.value
-
-
-def sequence(node, what: str = "a list") -> list:
-    if not isinstance(node, yaml.SequenceNode):
-        raise ScenarioError(node, f"expected {what}")
-    return node.value
-
-
-def check_keys(node, allowed: set, where: str):
-    for key, _ in mapping(node):
-        name = scalar(key, "a key")
-        if name not in allowed:
-            hint = did_you_mean(name, allowed)
-            raise ScenarioError(key, f"unknown key '{name}' in {where}" + (f"; {hint}" if hint else
-                                                                          f" (known: {', '.join(sorted(allowed))})"))
+        kind = "note" if self.note else "error"
+        return f"{self.path}:{self.line}: {kind}: {self.message}" if self.line else f"{self.path}: {kind}: {self.message}"
 
 
 class Expectations:
@@ -247,6 +205,7 @@ class Runner(Expectations):
         self.game = game
         self.path = path
         self.failures: list[Failure] = []
+        self.notes: list[Failure] = []  # what the scenario did that its writer may not expect (not a failure)
         self.checks = 0
 
     # ---- reading names in the scenario
@@ -266,12 +225,27 @@ class Runner(Expectations):
             raise ScenarioError(node, f"no card called '{text}' in this game") from None
 
     def cards(self, node) -> list[int]:
+        """Cards from a text of names ("10♥ J♥ Q♥") or a list of them; a name followed by `× N`
+        (or `* N`, `x N`) stands for N copies of it: "Copper × 7 Estate × 3"."""
         if isinstance(node, yaml.ScalarNode):
+            return self._repeated(node, node.value)
+        return [c for x in sequence(node, "a list of cards") for c in self._repeated(x, scalar(x, "a card"))]
+
+    def _repeated(self, node, text: str) -> list[int]:
+        parts = _REPEAT.split(text)  # names, count, names, count, ..., names
+        out: list[int] = []
+        for k in range(0, len(parts), 2):
             try:
-                return self.game.parse_cards(node.value)
+                names = self.game.parse_cards(parts[k]) if parts[k].strip() else []
             except KeyError as exc:
                 raise ScenarioError(node, exc.args[0]) from None
-        return [self.card(x) for x in sequence(node, "a list of cards")]
+            out += names
+            if k + 1 < len(parts):
+                if not names:
+                    raise ScenarioError(node, f"'× {parts[k + 1]}' follows no card: write the card first, "
+                                              "as in 'Gold × 29'")
+                out += [names[-1]] * (int(parts[k + 1]) - 1)
+        return out
 
     def zone(self, node) -> int:
         """A zone instance from 'deck' or 'hand P2'."""
@@ -377,14 +351,50 @@ class Runner(Expectations):
                 if scalar(k) == "rest":
                     rest = self.zone(v)
                     continue
+                zone = self.zone(k)
                 try:  # a name listed again means another copy of that card
-                    zones[self.zone(k)] = self.game.distinct_copies(self.cards(v), taken)
+                    zones[zone] = self.copies_for(state, zone, self.cards(v), taken)
                 except ValueError as exc:
                     raise ScenarioError(v, str(exc)) from None
+            before, piles = list(state.loc), self.piles(state)
             try:
                 state.rig(zones, rest)
             except ValueError as exc:
                 raise ScenarioError(deal, str(exc)) from None
+            moved: dict[int, list[int]] = {}  # a pile of one kind -> the other cards the deal put there
+            for c, was in enumerate(before):
+                to = state.loc[c]
+                if to != was and to not in zones and to != rest and to in piles and piles[to] != self.game.card_name(c):
+                    moved.setdefault(to, []).append(c)
+            for zone, cards in moved.items():
+                names = ", ".join(self.game.card_name(c) for c in cards)
+                self.notes.append(Failure(self.path, line_of(deal), (
+                    f"the deal put {names} in {self.game.zone_instance_name(zone)}, a pile of {piles[zone]} "
+                    "only, where the copies it dealt were: list that zone too, and a zone for the cards left "
+                    "over with 'rest: ZONE'"), note=True))
+
+    def piles(self, state) -> dict[int, str]:
+        """The zones that hold copies of one kind of card only (two or more): zone -> its name."""
+        out = {}
+        for zone, cards in enumerate(state.z):
+            names = {self.game.card_name(c) for c in cards}
+            if len(cards) > 1 and len(names) == 1:
+                out[zone] = names.pop()
+        return out
+
+    def copies_for(self, state, zone: int, cards: list[int], taken: set) -> list[int]:
+        """The copies a zone's listed cards are dealt (`taken` grows): of identical copies, one that
+        already lies in the zone first, so listing what a zone holds moves nothing and a copy is
+        taken from elsewhere only where the zone lacks it (the rest in card order)."""
+        out = []
+        for c in cards:
+            free = [x for x in self.game.copies(c) if x not in taken]
+            if not free:
+                raise ValueError(f"there are not that many {self.game.card_name(c)} cards")
+            pick = next((x for x in free if state.loc[x] == zone), free[0])
+            taken.add(pick)
+            out.append(pick)
+        return out
 
     def set_var(self, key, node):
         name = scalar(key)
@@ -528,8 +538,9 @@ def run_scenario_file(game, path) -> list[Failure]:
     return failures
 
 
-def run_scenario(game, path) -> tuple[list[Failure], int]:
-    """Run one scenario file; returns (failures, number of checks made)."""
+def run_scenario(game, path, notes: list | None = None) -> tuple[list[Failure], int]:
+    """Run one scenario file; returns (failures, number of checks made). `notes`, if given, gets
+    the scenario's notes (Failure with note=True: cards its deal put in zones it does not list)."""
     path = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -555,4 +566,6 @@ def run_scenario(game, path) -> tuple[list[Failure], int]:
         runner.failures.append(Failure(path, 0, str(exc), located=exc.is_located))
     except GamedslError as exc:
         runner.failures.append(Failure(path, 0, str(exc)))
+    if notes is not None:
+        notes.extend(dict.fromkeys(runner.notes))  # (a deal set twice notes it twice)
     return runner.failures, runner.checks
