@@ -436,3 +436,25 @@ def test_a_clashing_declaration_is_one_error_not_one_per_use():
         gamedsl.load_source(text, "sushi_go.game")
     assert [(d.span.line, d.message, d.hint) for d in caught.value.diagnostics] == [
         (49, "'nigiri' is already declared as a card value", "choose another name")]
+
+
+def test_a_value_of_numbers_is_read_as_its_number_where_a_number_is_wanted():
+    """Issue 42: a rank could not be read as a number (`c.rank + 1`) without number(...)."""
+    game = gamedsl.load_source(BASE + '''var total = 0
+setup { move card(3, red) to discard
+        total = card(3, red).rank * 10 - card(2, blue).rank
+        seat(1).score += top(discard).rank
+        say "{total} {-card(4, red).rank} {seat(1).score}" }
+round { end game }
+''', "t.game")
+    state = game.new_state(players=2, seed=1)
+    assert [str(entry[2]) for entry in state.log] == ["28 -4 3"]
+    errs = diagnostics('''attribute face: 9, J
+var face_total = 0
+setup { face_total = face_total + J }
+round { end game }
+''')
+    assert errs == [f"t.game:{line(3)}:35: error: expected a number, found a face"]
+    with pytest.raises(gamedsl.SourceError) as info:
+        gamedsl.load_source(BASE + "attribute face: 9, J\nvar t = 0\nsetup { t = t + J }\nround { end game }\n", "t.game")
+    assert "hint: J has no number: give each face a number in a `value` table and read that" in info.value.format()

@@ -48,6 +48,24 @@ class ExpressionCompiler(Calls, Builtins):
             return
         self.c.error(f"expected {T.describe(want)}, found {T.describe(got)}", span)
 
+    def numeric(self, code: str, typ: str, span: Span) -> tuple[str, str]:
+        """A value read as a number where a number is wanted (`c.rank + 1`, `me.pts += c.rank`): a value
+        of an attribute whose values are all numbers is its number, as number(...) reads it. Another
+        value is an error that says which of its values have no number."""
+        if not T.is_value(typ):
+            return code, typ
+        attr = typ[6:]
+        names = self.c.attr_list[self.c.attr_index[attr]][1]
+        table = tuple(int(n) if n.lstrip("-").isdigit() else None for n in names)
+        if None in table:
+            words = [n for n, x in zip(names, table) if x is None]
+            self.c.error(f"expected a number, found {T.describe(typ)}", span,
+                         f"{', '.join(words[:4])}{' ...' if len(words) > 4 else ''} {'has' if len(words) == 1 else 'have'} "
+                         f"no number: give each {attr} a number in a `value` table and read that")
+            return code, T.NUM
+        self.c.data["N_" + attr] = table
+        return self.c.module.mark(f"_number(N_{attr}, {code})", span), T.NUM
+
     def expr(self, e: m.Expr, scope: Scope, hint: str | None = None) -> tuple[str, str]:
         """(python code, type) of an expression; `hint` is the type a bare value name should take."""
         if e.span.line:
@@ -188,6 +206,8 @@ class ExpressionCompiler(Calls, Builtins):
         rc, rt = self.expr(e.right, scope)
         if e.op == "+" and T.NUM not in (lt, rt) and (T.element(lt) or T.element(rt)):
             return self.concat(e, lc, lt, rc, rt)
+        lc, lt = self.numeric(lc, lt, e.left.span)
+        rc, rt = self.numeric(rc, rt, e.right.span)
         self.want(lt, T.NUM, e.left.span)
         self.want(rt, T.NUM, e.right.span)
         op = "//" if e.op == "/" else e.op
@@ -212,7 +232,7 @@ class ExpressionCompiler(Calls, Builtins):
         return f"({parts[0]}, {parts[1]})", T.list_of(elems[0] if elems[0] != T.ANY else elems[1])
 
     def ex_neg(self, e: m.Neg, scope, hint):
-        code, typ = self.expr(e.operand, scope)
+        code, typ = self.numeric(*self.expr(e.operand, scope), e.operand.span)
         self.want(typ, T.NUM, e.operand.span)
         return f"(-{code})", T.NUM
 

@@ -96,6 +96,8 @@ class Straight:
         code, typ = self.x.expr(st.value, scope, ttyp if tcode is not None and T.is_value(ttyp) else None)
         if tcode is None:
             return
+        if st.op != "=" or ttyp == T.NUM:  # a value of numbers counts as its number: `me.pts += c.rank`
+            code, typ = self.x.numeric(code, typ, st.value.span)
         if st.op != "=":
             self.x.want(ttyp, T.NUM, st.target.span)
             self.x.want(typ, T.NUM, st.value.span)
