@@ -118,3 +118,28 @@ def test_a_deal_takes_the_copies_a_zone_holds_and_notes_what_it_puts_in_a_pile_o
     path.write_text("deal:\n  hand P1: Copper × 9\n", encoding="utf-8")
     (failure,), _ = run_scenario(game, path)
     assert failure.format() == f"{path}:2: error: there are not that many Copper cards"
+
+
+def test_seats_a_scenario_does_not_list_in_a_reaction_window_let_the_moment_pass(tmp_path):
+    """Issue 42: every reaction window needed an explicit 'no reaction' per seat (12 to 47 in a
+    Tichu scenario). A move named for a seat while others are asked first lets those others pass.
+    The explicit answers of the shipped scenarios give the same checks without them, wherever a
+    named move follows (51 of the 65 scenarios with such lines)."""
+    game = gamedsl.load_game(ROOT / "games" / "lol.game")
+    for name in ("ban_silence", "ban_silence_through_a_missed_turn", "ban_silence_through_taken_cards"):
+        text = (ROOT / "tests" / "scenarios" / "lol" / f"{name}.yaml").read_text(encoding="utf-8")
+        lines = text.splitlines()
+        kept = [line for line in lines if ": no reaction" not in line]
+        assert len(kept) < len(lines)
+        path = tmp_path / f"{name}.yaml"
+        path.write_text("\n".join(kept) + "\n", encoding="utf-8")
+        failures, checks = run_scenario(game, path)
+        assert not failures and checks == run_scenario(game, ROOT / "tests" / "scenarios" / "lol" / f"{name}.yaml")[1], \
+            [f.format() for f in failures]
+    # the seat named is never passed over: an answer it was not asked for is still refused
+    path = tmp_path / "late.yaml"
+    path.write_text((ROOT / "tests" / "scenarios" / "lol" / "ban_silence.yaml").read_text(encoding="utf-8")
+                    .replace("  - {P3: ЛОЛ!, time: 0.3}\n", "  - {P3: ЛОЛ!, time: 0.3}\n  - {P3: ЛОЛ!, time: 0.3}\n"),
+                    encoding="utf-8")
+    (failure,), _ = run_scenario(game, path)
+    assert "expected P3 to move, but it is P1's move" in failure.message

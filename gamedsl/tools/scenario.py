@@ -467,6 +467,8 @@ class Runner(Expectations):
         if state.is_terminal():
             raise ScenarioError(node, f"cannot play '{text}': the game is over")
         if player is not None and state.current_player() != player:
+            self.let_pass(node, player)
+        if player is not None and state.current_player() != player:
             raise ScenarioError(node, f"expected {self.game.player_name(player)} to move, but it is "
                                       f"{self.game.player_name(state.current_player())}'s move")
         try:
@@ -510,6 +512,18 @@ class Runner(Expectations):
             return
         self.fail(node, f"'{text}' was accepted as '{self.state.action_to_string(action)}', "
                         "but the scenario expects it to be illegal")
+
+    def let_pass(self, node, player: int):
+        """A move named for `player` while others are asked in a reaction window or race: every seat
+        asked before it that the scenario does not list lets the moment pass (no reaction, a race's
+        default), with a reaction time from the seed, until `player` is asked or the window closes."""
+        state = self.state
+        while state.window is not None and state.window[0] in ("react", "race") and not state.is_terminal() \
+                and state.current_player() != player:
+            default = state.default_answer()
+            if default is None:
+                return
+            self.apply(default, node)
 
     def auto(self, node):
         """Play the lowest-numbered legal move: 'auto: 5' moves, 'auto: round' or 'auto: end'."""
