@@ -79,8 +79,13 @@ class Cards:
         loc = self.loc
         for c in cards:
             loc[c] = dest
-        if self.known or self.told:
+        if self.told:
             self.forget(cards)
+        elif self.known:  # (forget, inlined: a gather after cards were shown moves them all)
+            known = self.known
+            for c in cards:
+                if c in known:
+                    del known[c]
 
     def rules_changed(self, item: int, other: int = 0):
         """What the rules that change rules read has changed (language/watch.py): a new version of
@@ -179,8 +184,13 @@ class Cards:
             for card in self.z[zone]:
                 self.reveal(card, player)
             return
-        mask = (1 << self.np) - 1 if player is None else 1 << player
         known = self.known
+        if player is None:  # shown to everyone: whatever each knew, all know it now
+            mask = (1 << self.np) - 1
+            for card in self.z[zone]:
+                known[card] = mask
+            return
+        mask = 1 << player
         for card in self.z[zone]:
             known[card] = known.get(card, 0) | mask
 
