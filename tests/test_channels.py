@@ -195,3 +195,24 @@ def test_the_play_log_is_its_owners_alone(tmp_path):
                  "--seats", "random,random,random", "--log", str(log)]) == 0
     assert log.stat().st_mode & 0o777 == 0o600
     assert json.loads(log.read_text().splitlines()[0])["seed"] == 3
+
+
+def test_verify_thorough_checks_every_seat_and_replays_worlds_at_every_decision(monkeypatch):
+    """By default a decision checks two seats, and a world replays the game one decision in 28
+    (issue 40's closing note); --thorough checks every seat with a replayed world at each."""
+    from gamedsl.tools import leaks
+
+    text = 'game "Six"\n' + PILES + '''action go "go" { move top(deck) to pile }
+setup { shuffle deck }
+round { repeat 6 { turn seat(1) { choose go } }  end game }
+outcome { for each p in players { win p } }
+'''
+    game = gamedsl.load_source(text, "six.game")
+    calls = []
+    real = leaks.check_no_leak
+    monkeypatch.setattr(verify, "check_no_leak", lambda *a, **k: calls.append(k) or real(*a, **k))
+    verify.play(verify.Playout(game, 2, 1), lambda n: 0, 20)
+    assert len(calls) == 7 and sum(k.get("replay") is True for k in calls) == 1  # at the end only
+    calls.clear()
+    verify.play(verify.Playout(game, 2, 1), lambda n: 0, 20, thorough=True)
+    assert len(calls) == 7 and all(k.get("replay") is True and sorted(k.get("seats")) == [0, 1] for k in calls), calls

@@ -224,6 +224,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="PATH", help="where to write a failing game's scenario")
     p.add_argument("--bots", action="store_true",
                    help="also check that a bot at a seat chooses alike in deals the seat cannot tell apart (slower)")
+    p.add_argument("--thorough", action="store_true",
+                   help="every check at every decision for every seat, each seat's world replaying the game at "
+                        "each (by default: two seats a decision, all every 7th, a replay every 28th; much slower)")
     p.set_defaults(func=cmd_verify)
     return parser
 
@@ -397,7 +400,8 @@ def cmd_verify(args) -> int:
     shown = "".join(f", {k}={v}" for k, v in options.items())
     failed = False
     for n in counts:
-        found = verify.minimal_failure(game, n, args.examples, args.max_moves, args.seed, options, bots=args.bots)
+        found = verify.minimal_failure(game, n, args.examples, args.max_moves, args.seed, options, bots=args.bots,
+                                       thorough=args.thorough)
         if found is None:
             print(f"{args.file}, {n} players{shown}: {args.examples} games, every invariant holds")
             continue

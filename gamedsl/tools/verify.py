@@ -151,7 +151,7 @@ REPLAY_EVERY = 4  # the checks every `every` moves replay the game one time in t
 
 
 def play(run: Playout, choose, max_moves: int, every: int = 7, rng: random.Random | None = None,
-         bots: bool = False):
+         bots: bool = False, thorough: bool = False):
     """Play a game choosing moves with `choose(legal) -> index`, checking every invariant.
 
     Cheap invariants are checked at every decision, and that nothing a seat is shown depends on
@@ -161,9 +161,13 @@ def play(run: Playout, choose, max_moves: int, every: int = 7, rng: random.Rando
     the greedy bot's choice in both; every `every` * REPLAY_EVERY moves, one seat (in turn) in a
     world that replays the game (its variables and its log worked out again: a value said or kept
     from a hidden card stays in the log or the variable, so it is found later), and at the end every
-    seat so. Raises InvariantViolation (or another GamedslError) on a failure.
+    seat so. `thorough`: every check at every decision, for every seat and the spectators, each
+    seat's world replaying the game at each (slower by a factor of about the moves a game takes).
+    Raises InvariantViolation (or another GamedslError) on a failure.
     """
     rng = rng or random.Random(run.seed)
+    if thorough:
+        every = 1
     state = run.game.new_state(players=run.players, seed=run.seed, options=run.options, check_invariants=True)
     step = said = 0
     while True:
@@ -174,7 +178,7 @@ def play(run: Playout, choose, max_moves: int, every: int = 7, rng: random.Rando
             check_refusal(state, rng)
             check_clone(state)
             first = step // every % state.np
-            check_no_leak(state, rng, replay=end or ({first} if step % (every * REPLAY_EVERY) == 0 else ()),
+            check_no_leak(state, rng, replay=end or thorough or ({first} if step % (every * REPLAY_EVERY) == 0 else ()),
                           bots=bots, seats=[(first + k) % state.np for k in range(state.np)], since=said)
         else:
             mover = state.current_player()
@@ -202,7 +206,7 @@ def play(run: Playout, choose, max_moves: int, every: int = 7, rng: random.Rando
 
 
 def minimal_failure(game, players: int, examples: int, max_moves: int, seed: int = 0, options: dict | None = None,
-                    bots: bool = False):
+                    bots: bool = False, thorough: bool = False):
     """Search for a game that breaks an invariant; returns (Playout, error) shrunk to a minimal one, or None."""
     from hypothesis import HealthCheck, given, settings, strategies as st
     from hypothesis.errors import HypothesisException
@@ -215,7 +219,7 @@ def minimal_failure(game, players: int, examples: int, max_moves: int, seed: int
     def search(game_seed, data):
         run = Playout(game, players, seed + game_seed, options=dict(options or {}))
         try:
-            play(run, lambda n: data.draw(st.integers(0, n - 1)), max_moves, bots=bots)
+            play(run, lambda n: data.draw(st.integers(0, n - 1)), max_moves, bots=bots, thorough=thorough)
         except GamedslError as exc:
             last["run"], last["error"] = run, exc
             raise
