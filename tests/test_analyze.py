@@ -64,22 +64,6 @@ outcome { for each p in players { if any(c in p.hand if c.rank == 6) { win p } e
 '''
 
 
-# One lap: whoever lays the 6 wins. Playing the 6 when one can always wins: a card probe finds it.
-TRUMP = '''game "Trump"
-players 2
-attribute rank: 1, 2, 3, 4, 5, 6
-cards rank
-zone deck: hidden, stack
-zone hand per player: owner
-zone table per player: public
-action lay (c in me.hand) { move c to me.table }
-setup { shuffle deck  deal 3 from deck to hand }
-round { for each p in players { turn p { choose lay } } }
-end game when true
-heuristic if any(c in me.table if c.rank == 6) then 1 else 0
-outcome { for each p in players { if any(c in p.table if c.rank == 6) { win p } else { lose p } } }
-'''
-
 # A race of twelve rounds: each player turns a card and scores its rank. With `comeback`, the
 # player behind gains 2 at the start of each round: the last player at half-time wins more often.
 RACE = '''game "Race"
@@ -109,49 +93,13 @@ outcome {
 '''
 
 
-# The issue's known answer: 27 kinds of card, and whoever lays The Crown wins. It is dealt in
-# about one game in three; the other cards score their rank.
-CROWN = '''game "Crown"
-players 2
-attribute rank: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13
-attribute suit: red, blue
-attribute kind: plain "", crown "The Crown"
-cards rank * suit * plain
-cards crown named "The Crown"
-zone deck: hidden, stack
-zone hand per player: owner
-zone table per player: public
-var pts per player = 0
-var crowned per player = false
-var laps = 0
-action lay (c in me.hand) {
-  move c to me.table
-  if c.kind == crown { me.crowned = true } else { me.pts += number(c.rank) }
-}
-setup { shuffle deck  deal 5 from deck to hand }
-round {
-  for each p in players { turn p { choose lay } }
-  laps += 1
-}
-end game when laps == 5
-heuristic me.pts + (if me.crowned then 100 else 0)
-outcome {
-  for each p in players {
-    if p.crowned or (not any(q in players if q.crowned) and p.pts > max(q.pts for q in players if q != p)) { win p } else { lose p }
-  }
-}
-'''
-
-
 @pytest.fixture(autouse=True)
 def _in_tmp(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     Path("rigged.game").write_text(RIGGED, encoding="utf-8")
     Path("keeper.game").write_text(KEEPER, encoding="utf-8")
-    Path("trump.game").write_text(TRUMP, encoding="utf-8")
     Path("race.game").write_text(RACE, encoding="utf-8")
-    Path("crown.game").write_text(CROWN, encoding="utf-8")
 
 
 def run_json(capsys, *argv) -> dict:
@@ -253,112 +201,6 @@ def test_skill_shows_in_a_game_a_bot_can_win_by_keeping_a_card(capsys):
     assert (six["probes"], six["second_look"]) == (100, 70) and six["without"] == 0.0 and six["with"] > 0.2
     assert six["diff"] > 0.2 and six["significant"] and six["ci"][0] > 0
     assert not any(row["significant"] for row in m["cards"]["probes"]["rows"] if row["card"] != "6")
-
-
-def test_a_card_that_wins_when_played_is_found_by_intervention(capsys):
-    # greedy lays the 6 at once: its holder always wins; swapped for a card of the other hand (the
-    # stock is empty), the other player holds it and wins
-    m = run_json(capsys, "trump.game", "--games", "60", "--skill-games", "2", "--jobs", "1")["versions"][0]["metrics"]
-    rows = {row["card"]: row for row in m["cards"]["probes"]["rows"]}
-    assert rows["6"]["diff"] == 1.0 and rows["6"]["significant"] and rows["6"]["ci"][0] > 0.5
-    assert not any(row["significant"] for card, row in rows.items() if card != "6")
-    assert any(f["topic"] == "cards" and f["text"].startswith("6 wins games: its holder wins 100% with it against "
-                                                              "0% with another card in its place") for f in m["findings"])
-
-
-def test_a_card_that_wins_every_game_is_named_at_the_defaults(capsys):
-    """200 games and a first look of 10 per kind: one look could not flag any card among 27 kinds
-    (issue 41: "can't tell yet whether any card decides games"); the second look at the kinds that
-    lean finds The Crown, and only it."""
-    m = run_json(capsys, "crown.game", "--skill-games", "2", "--jobs", "2")["versions"][0]["metrics"]
-    rows = {row["card"]: row for row in m["cards"]["probes"]["rows"]}
-    assert len(rows) == 27 and all(row["probes"] >= 10 for row in rows.values())
-    crown = rows["The Crown"]
-    assert crown["with"] == 1.0 and crown["without"] < 0.6 and crown["significant"] and crown["second_look"] == 30
-    assert [card for card, row in rows.items() if row["significant"]] == ["The Crown"]
-    (said,) = [f["text"] for f in m["findings"] if f["topic"] == "cards" and f["significant"]]
-    assert said.startswith("The Crown wins games: its holder wins 100% with it against ")
-
-
-# Waving needs a third player; the bonus line needs the option. Neither can fire at 2 players
-# with the defaults.
-REACH = '''game "Reach"
-players 2 to 4
-option bonus = false "a bonus line at the start"
-attribute rank: 1, 2, 3, 4, 5, 6
-cards rank
-zone deck: hidden, stack
-zone hand per player: owner
-zone table: public
-action lay (c in me.hand) { move c to table }
-action wave "wave to the third player" if count(players) >= 3 { say "waves" }
-setup { shuffle deck  deal 1 from deck to hand  if bonus { say "a bonus round" } }
-round { for each p in players { turn p { choose lay, wave } } }
-end game when true
-outcome { for each p in players { win p } }
-'''
-
-
-# In the last round the player behind may rally for 10 points: the games won from behind are
-# those in which someone rallied.
-RALLY = '''game "Rally"
-players 2
-attribute rank: 1, 2, 3, 4, 5, 6
-cards rank times 3
-zone deck: hidden, stack
-zone hand per player: owner
-zone table: public
-var pts per player = 0
-var laps = 0
-action lay (c in me.hand) { move c to table  me.pts += number(c.rank) }
-action rally "rally: 10 points" if laps == 2 and me.pts < max(q.pts for q in players) { me.pts += 10 }
-setup { shuffle deck  deal 3 from deck to hand }
-round {
-  for each p in players { turn p { choose lay, rally } }
-  laps += 1
-}
-end game when laps == 3
-heuristic me.pts
-outcome {
-  places p in players by p.pts descending
-  for each p in players { if p.pts > max(q.pts for q in players if q != p) { win p } else { lose p } }
-}
-'''
-
-
-def test_the_rule_behind_the_games_won_from_behind_is_named(capsys):
-    Path("rally.game").write_text(RALLY, encoding="utf-8")
-    m = run_json(capsys, "rally.game", "--seats", "random", "--skill-games", "2", "--probes", "0",
-                 "--jobs", "1")["versions"][0]["metrics"]
-    found = m["tension"]["causes"]
-    assert found["measured"] and found["group"].endswith("whose winner did not lead after round 2 of 3)")
-    (top,) = found["rows"]
-    assert top["what"] == "the action at rally.game:11:8" and top["long"] > 0.85 and top["rest"] < 0.5
-    assert any(f["topic"] == "tension" and f["text"].startswith("the games won from behind (")
-               and "have the action at rally.game:11:8" in f["text"] for f in m["findings"])
-
-
-def test_rules_that_cannot_fire_at_this_player_count_or_option_are_said_to_be_so(capsys):
-    Path("reach.game").write_text(REACH, encoding="utf-8")
-    m = run_json(capsys, "reach.game", "--games", "20", "--skill-games", "2", "--probes", "0",
-                 "--jobs", "1")["versions"][0]["metrics"]
-    where = {(row["kind"], row["name"], row["line"]): row["fires_in"] for row in m["coverage"]["never"]}
-    assert where == {("action", "wave", 10): ["3 players", "4 players"], ("say", "say", 10): ["3 players", "4 players"],
-                     ("say", "say", 11): ["bonus=true"]}
-    (said,) = [f["text"] for f in m["findings"] if f["topic"] == "rules"]
-    assert said.startswith(f"{len(where)} rules never fired in 20 games: {len(where)} fire only at other player "
-                           "counts or with other options (such as reach.game:")
-    assert "which fires at 3, 4 players" in said or "which fires with bonus=true" in said
-
-
-def test_a_card_nobody_ever_plays_is_a_finding(capsys):
-    boxed = TRUMP.replace("zone table per player: public", "zone table per player: public\nzone box: hidden") \
-        .replace("setup { shuffle deck", "setup { move card(1) to box  shuffle deck")
-    Path("boxed.game").write_text(boxed, encoding="utf-8")
-    m = run_json(capsys, "boxed.game", "--games", "30", "--skill-games", "2", "--probes", "0", "--seats", "random",
-                 "--jobs", "1")["versions"][0]["metrics"]
-    assert m["cards"]["correlation"]["never_played"] == ["1"]
-    assert any(f["text"] == "1 kind of card never played in 30 games: 1" for f in m["findings"])
 
 
 def test_not_significant_is_worded_as_cant_tell_yet_with_games_to_settle(capsys):
@@ -646,52 +488,3 @@ def test_a_comparison_sees_a_change_in_scores_and_in_the_margin(capsys):
         assert row["diff"] > 1 and row["significant"], row  # 4 turns, about half of them 'big': +4
     assert rows["winning margin (the best score's lead over the next)"]["diff"] > 0
     assert any(f.startswith("seat 1's final score: median ") for f in c["findings"]), c["findings"]
-
-
-STALL = '''game "Stall"
-players 2
-attribute rank: 1, 2
-cards rank
-zone deck: hidden
-var left = 4
-action go "go" { left -= 1 }
-action stall "stall" if left == 4 { left += 10 }
-round { turn seat(1) { choose go, stall }  turn seat(2) { choose go } }
-end game when left <= 0
-outcome { win seat(1) }
-'''
-
-
-def test_a_card_whose_value_doubles_is_named_in_the_comparison(capsys):
-    """Sushi Go with Squid Nigiri worth 6 instead of 3 (issue 41: scores rose 2.9 points a player and
-    no row named the card): the comparison's findings name Squid, with its points per copy up, and
-    no other card."""
-    text = (Path(gamedsl.__file__).parents[1] / "games" / "sushi_go.game").read_text(encoding="utf-8")
-    assert "squid = 3" in text
-    Path("sushi.game").write_text(text, encoding="utf-8")
-    Path("squid6.game").write_text(text.replace("squid = 3", "squid = 6"), encoding="utf-8")
-    c = run_json(capsys, "sushi.game", "--compare", "squid6.game", "--games", "100", "--skill-games", "2",
-                 "--probes", "0", "--jobs", "2")["comparisons"][0]
-    (squid,) = [row for row in c["card_rows"] if row["metric"] == "Squid: points per copy played"]
-    assert 2.5 < squid["base"] < 4 and 5 < squid["other"] < 7 and squid["diff"] > 1.5 and squid["significant"]
-    assert [row["metric"] for row in c["card_changes"] if row["unit"] == "points"] == ["Squid: points per copy played"]
-    assert any(f.startswith("Squid: points per copy played: ") for f in c["findings"])
-
-
-def test_the_rule_behind_the_longest_games_is_named(capsys):
-    """Issue 41: every Law game over 209 moves used A♦'s "discard 2 to draw 1", found by a trace
-    written by hand. Here 'stall' (open only at the start) makes a game about three times as long:
-    the report names it as what the longest games have in common."""
-    Path("stall.game").write_text(STALL, encoding="utf-8")
-    m = run_json(capsys, "stall.game", "--games", "100", "--seats", "random", "--bot", "random", "--jobs", "1",
-                 "--skill-games", "2", "--probes", "0")["versions"][0]["metrics"]
-    causes = m["length"]["causes"]
-    top = causes["rows"][0]
-    # the stalled games are all as long (16 moves): every one is among the longest, the others 4 moves
-    assert causes["moves_over"] == 16 and 30 < causes["games"] < 70
-    assert top["what"] == "the action at stall.game:8:8" and (top["long"], top["rest"]) == (1.0, 0.0)
-    assert top["q"] < 0.001
-    said = [f["text"] for f in m["findings"] if f["topic"] == "length"]
-    assert f"the longest games ({causes['games']}, of 16 moves or more) have the action at stall.game:8:8 " \
-           '(action stall "stall" if left == 4 { left += 10 }) in common: in 100% of them, against 0% of the ' \
-           "others (q < 0.001)" in said, said
