@@ -53,7 +53,8 @@ def comebacks(records: list, context, elements: list[dict], unit: str, half: str
 
 def in_common(group: list, rest: list, context, elements: list[dict]) -> dict:
     """Each rule and kind of card: the share of `group` it fired (was played) in against the share of
-    `rest`; the significant ones (Fisher, Benjamini-Hochberg) more frequent in the group, the most first."""
+    `rest`; the significant ones (Fisher, Benjamini-Hochberg) more frequent in the group, the strongest
+    evidence first."""
     rows = []
     rules = [e for e in elements if e["parent"] is None]
     for e in rules:
