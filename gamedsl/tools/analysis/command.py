@@ -26,6 +26,7 @@ from .observe import Context, setup, watch_task
 from .options import PROBES
 
 SKILL_AGAINST = ("random", "greedy")  # the tables the strong bot is measured against (not itself)
+PROBE_SHARE = 1.3  # the probes of a second look, for --minutes: about 3 in 10 more than the first look's
 
 
 class UsageError(GamedslError):
@@ -147,7 +148,9 @@ def budget(plan: dict, args, err) -> dict:
     seconds = (time.perf_counter() - t0) * jobs / len(records)  # one worker's time for one game, on average
     kinds = len({v.game.card_name(c) for c in range(v.game.card_count())})
     sets = len(_skill_sets(bot))
-    per_unit = seconds * (200 + sets * 100 + kinds * 10 + 200 * len(plan["counts"])) * len(plan["versions"]) / jobs
+    # a probe plays the game on twice, and a second look adds a share more (probes.py)
+    per_unit = seconds * (200 + sets * 100 + kinds * 10 * 2 * PROBE_SHARE + 200 * len(plan["counts"])) \
+        * len(plan["versions"]) / jobs
     scale = max(0.05, (args.minutes * 60 - (time.perf_counter() - t0)) / per_unit)
     games = max(10, round(200 * scale))
     skill_games = max(players, round(100 * scale))
