@@ -35,8 +35,11 @@ class Served:
         self.url = None
 
     def start(self):
+        # a bot asked in a window answers within 0.05 s, and moves are shown that long after they come
+        # (at a table with a bot, in a game with reactions: --answer-seconds), so a whole game stays quick
+        pace = [] if "--answer-seconds" in self.args else ["--answer-seconds", "0.05"]
         command = [sys.executable, "-m", "gamedsl", "serve", str(self.game), "--port", "0", "--data", str(self.data),
-                   "--bot-delay", "0", *self.args]
+                   "--bot-delay", "0", *pace, *self.args]
         self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
         line = self.proc.stdout.readline()
         found = re.search(r"at (http://\S+?)/ ", line)

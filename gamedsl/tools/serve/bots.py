@@ -44,7 +44,7 @@ def answering_spec(spec: str, answering: bool) -> str:
     (`answering`), a bot that searches answers with the greedy bot's quick look instead. Who is
     asked in a window follows the cards, so a search there would be a tell: the next player's move
     would wait seconds exactly when a bot could react (the issue measured 4.2-4.7 s, else at most
-    26 ms). A quick look keeps that wait as short as answering for a person who lets it pass."""
+    26 ms). A quick look answers within the table's pace (Table.pace), which hides even that."""
     return QUICK_ANSWER if answering and parse_spec(spec)[0] == "ismcts" else spec
 
 

@@ -65,6 +65,11 @@ def register(sub, count):
                    help="how long a reaction window or race waits for a person; then they let it pass "
                         "(in a race: its default, the last answer it lists, counts, at the deadline; a "
                         "simultaneous choice has no clock) (default 10)")
+    p.add_argument("--answer-seconds", type=_seconds, default=0.25, metavar="SECONDS",
+                   help="how long a bot asked in a reaction window or race may think; it lets the moment pass "
+                        "if it has not answered by then. At a table with a bot, in a game with reactions or "
+                        "races, every move is shown this long after it comes, so nobody can tell by the time "
+                        "whether a bot was asked (default 0.25)")
     p.add_argument("--max-bot-seconds", type=_seconds, default=2.0, metavar="SECONDS",
                    help="the most a bot may think for a move (default 2): a seat asking for more is refused, and "
                         "a search that runs longer is stopped and the move made by greedy instead")
@@ -121,7 +126,7 @@ def cmd_serve(args) -> int:
     warn_if_shared(Path(args.data))
     server = Server(args.file, args.data, Settings(args.bot_delay, args.window_seconds, args.stats,
                                                    args.max_bot_seconds, args.bot_workers, args.idle_minutes,
-                                                   args.absent_seconds))
+                                                   args.absent_seconds, args.answer_seconds))
     port = sock.getsockname()[1]
     policy = Policy(args.host, port, args.allow_host, args.allow_origin, args.allow_scripts)
     limits = Limits(args.max_connections, args.max_connections_per_address, args.max_connections_per_seat)

@@ -5,7 +5,9 @@ written to the table's JSON-lines log (the same log `gamedsl play` writes) befor
 told of it. A reaction window or race asks everyone at once: each person's answer is timed from
 the moment the window opened to the moment the server received it, and the answers go to the
 engine in the order it asks them, with those times, so the fastest counts exactly as in the
-terminal. Bots answer with the reaction time the game's seeded generator draws for them.
+terminal. Bots answer with the reaction time the game's seeded generator draws for them, before
+anyone is shown the moment, and at a table where a bot may be asked every move is shown the same
+time after it came (Table.pace): the time tells nobody whether a bot was asked.
 """
 from __future__ import annotations
 
@@ -63,9 +65,12 @@ class Settings:
 
     def __init__(self, bot_delay: float = 0.6, window_seconds: float = 10.0, stats: bool = False,
                  max_bot_seconds: float = 2.0, bot_workers: int = 2, idle_minutes: float = 120.0,
-                 absent_seconds: float = 60.0):
+                 absent_seconds: float = 60.0, answer_seconds: float = 0.25):
         self.bot_delay = bot_delay
         self.window_seconds = window_seconds
+        # a bot asked in a reaction window or race answers within this (else it lets the moment pass),
+        # and a table where one may be asked shows what a move led to this long after it came (Table.pace)
+        self.answer_seconds = answer_seconds
         self.stats = stats  # serve /api/stats (the load figures)
         self.max_bot_seconds = max_bot_seconds  # the most a bot may think for a move
         self.bot_workers = bot_workers  # bots thinking at once, server-wide (worker processes)
@@ -397,11 +402,42 @@ class Table:
             if self.store is not None:
                 self.store.set_status(self.id, "over")
 
-    async def _settle(self, received: float | None = None):
-        """Play the window answers held for the players the engine asks now, then tell every client
-        (a bot at the head of the queue answers through the driver); `received`: when the move that
-        started this arrived (for the figures)."""
+    def pace(self) -> float:
+        """How long after a move comes the table shows what it led to (0: at once). Who is asked in a
+        reaction window or race follows the cards, and a bot asked answers before anyone is shown the
+        move (a person could otherwise time their own move's answer, or a move sent at once, against
+        the bot's thinking): so at a table where a bot may be asked, every move is shown the same time
+        after it came, the bots' answers inside that time, whether any bot was asked or none."""
+        prog = self.game.prog
+        windows = bool(prog.reactions) or prog.races
+        return self.settings.answer_seconds if windows and any(not self.human(k) for k in range(len(self.seats))) \
+            else 0.0
+
+    async def _bot_answer(self, seat: int, deadline: float) -> int | None:
+        """A bot's answer in the open window or race, worked out by `deadline` (else it lets the moment
+        pass, as a person who does not answer in time does); None when the bot could not move (the
+        table stops)."""
+        drawn = self.bots.draw(self, seat)
+        if drawn is not None:
+            return drawn  # a random bot's answer: a dice roll, at once
+        try:
+            return await asyncio.wait_for(self.bots.choose(self, seat), max(0.0, deadline - time.monotonic()))
+        except (asyncio.TimeoutError, TimeoutError):
+            legal = self.state.legal_actions()
+            action = self.state.default_answer()
+            return action if action in legal else legal[0]
+        except GamedslError as exc:
+            self._stop(f"the bot at {self.game.player_name(seat)} could not move: {exc}")
+            return None
+
+    async def _settle(self, received: float | None = None, started: float | None = None):
+        """Play the window answers held for the players the engine asks now and the bots' answers
+        (worked out now, within the table's pace), then tell every client, the table's pace after
+        `started` (when this began); `received`: when the move that started this arrived (for the
+        figures)."""
         s = self.state
+        started = time.monotonic() if started is None else started
+        deadline = started + self.settings.answer_seconds
         while not self.stopped and not s.is_terminal():
             self._sync_window()
             if s.window is None:
@@ -410,8 +446,10 @@ class Table:
             if p in self.buffer:
                 action, seconds = self.buffer.pop(p)
                 self._apply(p, action, seconds)
-            elif not self.human(p) and self.bots is not None and (drawn := self.bots.draw(self, p)) is not None:
-                self._apply(p, drawn, None)  # a random bot's answer: a dice roll, at once
+            elif not self.human(p) and self.bots is not None:
+                action = await self._bot_answer(p, deadline)
+                if action is not None:
+                    self._apply(p, action, None)
             else:
                 break
         self._sync_window()
@@ -421,9 +459,12 @@ class Table:
             if not s.is_terminal() and s.window is None and s.history == at.history and \
                     s.current_player() == player and move in s.pending[1]:
                 self._apply(player, move, None)  # nobody reacted: the move made early stands
-                await self._settle()
+                await self._settle(received, started)
                 return
             self.notices[player] = "the game changed before your move could be played: choose again"
+        pace = self.pace()
+        if pace:
+            await asyncio.sleep(max(0.0, started + pace - time.monotonic()))
         await self._commit()
         await self.broadcast()
         if received is not None:
@@ -448,8 +489,9 @@ class Table:
         return self.state.moves, self.window_key, self.early
 
     async def drive(self):
-        """Play the bots' moves: a turn after the bot delay, an answer in a window or race at once,
-        the decision after a reaction window after the bot delay too (as a person makes it while the
+        """Play the bots' moves: a turn after the bot delay (a bot's answer in a window or race is
+        worked out in _settle, before anyone is shown the moment), the decision after a reaction
+        window after the bot delay too (as a person makes it while the
         window is open: the moment to react ends when the next player has played). Each is worked out
         by the bot pool, outside the table's lock (people's answers and every other table go on
         meanwhile), and played only if the game has not moved on."""
