@@ -54,6 +54,9 @@ class Game(View):
         # there is noted at the time); None in a game where none does
         self.changing = tuple(bool(self._instance_names[k][0].changes) for k in range(prog.zone_count)) \
             if any(z.changes for z in prog.zones) else None
+        # the instances of piles whose order is secret (`contents`): the rules go through them in the cards' order
+        self.secret_order = frozenset(z.base + k for z in prog.zones if z.contents and z.stack
+                                      for k in range(MAX_SEATS if z.per_player else 1))
         # per zone instance: whether a card put there may be out of its mover's sight (not public): the
         # mover still knows where they put it (State.placed)
         self.veiling = tuple(self._instance_names[k][0].visibility != "public" or bool(self._instance_names[k][0].changes)

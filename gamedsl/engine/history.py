@@ -117,7 +117,7 @@ class Sight:
         self.clock += 1
         moves, last, bit = self.clock, self.last_seen, 1 << self.player
         for inst in replay.game.live_zones[replay.np]:
-            for c in replay.game.cards_seen(replay, inst, self.player):
+            for c in replay.game.cards_seen(replay, inst, self.player, placed=True):
                 last[c] = moves
         for entry in replay.log[self.said:]:
             for part in getattr(entry[2], "parts", None) or ():

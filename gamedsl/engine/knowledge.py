@@ -42,6 +42,25 @@ def hidden_slots(state, player: int) -> list[tuple[int, int]]:
     return slots
 
 
+def secret_orders(state, player: int) -> list[list[tuple[int, int]]]:
+    """Per pile of a `contents` zone whose cards the player sees: the places whose order is secret to
+    them (every card but those they were shown where they lie)."""
+    out = []
+    bit = 1 << player
+    known = state.known
+    for z in state.prog.zones:
+        if not (z.contents and z.stack):
+            continue
+        for k in range(state.np if z.per_player else 1):
+            instance = z.base + k
+            cards = state.z[instance]
+            if len(cards) > 1 and state.game.sees(state, instance, player, False):
+                places = [(instance, i) for i, c in enumerate(cards) if not known.get(c, 0) & bit]
+                if len(places) > 1:
+                    out.append(places)
+    return out
+
+
 def decision(state):
     """Who decides now, and which decision: the player and the `choose` (its actions) that asks,
     and the kind of reaction window open, if any."""
@@ -90,6 +109,10 @@ class Redealer:
         for inst, i in hidden_slots(state, player):
             groups.setdefault(keys[state.z[inst][i]] if keys else (), []).append((inst, i))
         self.groups = list(groups.values())
+        # the groups from here on are piles whose cards the player knows but not their order: a world
+        # deals them again within their pile (their marks go with them: the player sees whose they are)
+        self.orders = len(self.groups)
+        self.groups += secret_orders(state, player)
         self.cards = [sorted(state.z[inst][i] for inst, i in group) for group in self.groups]
         self.said = None  # the lines said that name a card the player did not see (worked out on first need)
         known = state.known
@@ -240,7 +263,7 @@ class Redealer:
                 for c, entries in zip(cards, self.told[k]):
                     for p, masks in entries:
                         told[(c, p)] = masks
-            if self.marks is not None:
+            if self.marks is not None and k < self.orders:
                 v = other.v
                 for b, values in zip(self.mark_bases, self.marks[k]):
                     for c, value in zip(cards, values):
@@ -295,7 +318,7 @@ class Redealer:
         if not self.said:
             return
         now = {}
-        for group in self.groups:
+        for group in self.groups[:self.orders]:
             for inst, i in group:
                 now[self.state.z[inst][i]] = world.z[inst][i]
         bit = 1 << self.player

@@ -101,7 +101,9 @@ def card_of(table: dict, key: tuple) -> int:
 
 def as_cards(s, x):
     """A function's argument given where cards are expected: a zone's cards, or the list itself."""
-    return s.z[x] if isinstance(x, int) else x
+    if isinstance(x, int):  # a pile whose order is secret ('contents') is gone through in the cards' order
+        return sorted(s.z[x]) if x in s.game.secret_order else s.z[x]
+    return x
 
 
 def tops(s, zones: tuple) -> tuple:

@@ -371,12 +371,14 @@ class View:
             return (act.first_id, self._sort_keys[arg] if act.param_type == T.CARD else (arg,))
         return sorted(actions, key=key)
 
-    def cards_seen(self, state: State, instance: int, player: int) -> list[int]:
-        """The cards of a zone instance a player sees now (what their observation names)."""
+    def cards_seen(self, state: State, instance: int, player: int, placed: bool = False) -> list[int]:
+        """The cards of a zone instance a player sees now (what their observation names); `placed`:
+        only those whose place they know too (not the cards of a `contents` zone: their order is secret)."""
         cards = state.z[instance]
         vis = self.visibility(state, instance, player)
-        _, owner = self._instance_names[instance]
-        if vis == "public" or (vis == "owner" and owner == player) or (vis == "others" and owner != player):
+        z, owner = self._instance_names[instance]
+        if (vis == "public" or (vis == "owner" and owner == player) or (vis == "others" and owner != player)) \
+                and not (placed and z.contents):
             return list(cards)
         return [c for k, c in enumerate(cards)
                 if (vis == "top" and k == len(cards) - 1) or (state.known and state.knows(player, c))]
@@ -387,14 +389,14 @@ class View:
         card ("top"); the backs, and the cards they were shown where they cannot see ("known")."""
         cards = state.z[instance]
         vis = self.visibility(state, instance, player)
-        if not z.stack and vis not in ("top", "others") and z.visibility != "others":  # order tells nothing: sorted
-            cards = sorted(cards, key=self._sort_keys.__getitem__)
+        if (z.contents and vis != "top") or (not z.stack and vis not in ("top", "others") and z.visibility != "others"):
+            cards = sorted(cards, key=self._sort_keys.__getitem__)  # order tells nothing (or is secret): sorted
         # (a hand facing away from its owner keeps its order: its owner names a card by its place)
         seen = vis == "public" or (vis == "owner" and own) or (vis == "others" and z.per_player and not own)
         if seen and z.shows == "cards":
             return [self.card_name(c) for c in cards]
         view: dict = {"count": len(cards)}
-        if (vis == "top" or seen) and z.shows != "count":
+        if (vis == "top" or (seen and not z.contents)) and z.shows != "count":
             view["top"] = self.card_name(cards[-1]) if cards else None
         if self.prog.back and cards:
             backs: dict = {}

@@ -9,7 +9,7 @@ from . import types as T
 from .context import Context
 from .program import MAX_SEATS, Var, Zone
 
-ZONE_PROPS = {"hidden", "owner", "others", "public", "top", "stack", "pile", "out", "transient"}
+ZONE_PROPS = {"hidden", "owner", "others", "public", "top", "stack", "pile", "out", "transient", "contents"}
 ZONE_SHOWS = ("cards", "top", "count", "nothing")
 VAR_VISIBILITY = ("hidden", "owner", "public")
 VAR_TYPES = {"number": T.NUM, "player": T.PLAYER, "card": T.CARD, "bool": T.BOOL}
@@ -63,17 +63,25 @@ class Declarations:
         for z in c.gm.of(m.ZoneDecl):
             if not c.declare(z.name, "a zone", z.span):
                 continue
-            vis, flags = "hidden", set()
+            vis, flags, written = "hidden", set(), None
             for name, span in z.props:
                 if name not in ZONE_PROPS:
                     c.unknown("zone property", name, span, ZONE_PROPS)
-                elif name in ("stack", "out", "transient"):
+                elif name in ("stack", "out", "transient", "contents"):
                     flags.add(name)
                 elif name == "others" and not z.per_player:
                     c.error(f"zone '{z.name}' is shared: it has no owner to hide its cards from", span,
                             "'others' is for a per-player zone (a hand facing away from its owner)")
                 elif name != "pile":
-                    vis = name
+                    vis, written = name, span
+            if "contents" in flags:  # its cards known, their order not: to everyone unless it says whom
+                if written is None:
+                    vis = "public"
+                elif vis in ("hidden", "top"):
+                    c.error(f"zone '{z.name}' is '{vis}' and 'contents': "
+                            + ("nobody sees its cards to know which they are" if vis == "hidden"
+                               else "its top card shows, so its order is no secret"), written,
+                            "'contents' goes with public, owner or others: who knows which cards it holds")
             if z.label is not None and not z.label.strip():
                 c.error(f"the label of '{z.name}' is empty", z.span, "write what the table calls it, or no label")
             shows = "cards"
@@ -85,10 +93,14 @@ class Declarations:
                 elif word == "top" and "stack" not in flags:
                     c.error("only a pile has a top card to show", span, "add 'stack' to its properties, or "
                             "write 'shows count'")
+                elif word == "top" and "contents" in flags:
+                    c.error(f"the order of '{z.name}' is secret ('contents'): nobody sees its top card", span,
+                            "write 'shows count', or show its cards")
                 else:
                     shows = word
             zone = Zone(z.name, base, z.per_player, vis, "stack" in flags, z.span, "out" in flags,
-                        transient="transient" in flags, shows=shows, label=_label(z.label, z.name))
+                        transient="transient" in flags, shows=shows, label=_label(z.label, z.name),
+                        contents="contents" in flags)
             base += MAX_SEATS if z.per_player else 1
             c.zone_list.append(zone)
             c.zone_by_name[z.name] = zone

@@ -347,6 +347,9 @@ class ExpressionCompiler(Calls, Builtins):
     def domain(self, e: m.Expr, scope: Scope) -> tuple[str, str]:
         code, typ = self.expr(e, scope)
         if typ == T.ZONE:
+            z = self.c.zone_by_name.get(e.name) if isinstance(e, (m.Name, m.Attr)) else None
+            if z is not None and z.contents and z.stack:  # its order is secret: gone through in the cards' order
+                return f"sorted(s.z[{code}])", T.CARD
             return f"s.z[{code}]", T.CARD
         if typ == T.ANY:  # a function's parameter: a zone's cards, or the list itself
             return f"_as_cards(s, {code})", T.ANY

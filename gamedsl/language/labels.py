@@ -322,6 +322,8 @@ class Reading:
             z = c.zone_by_name.get(zone.zone[0]) if zone.zone else None
             shown = f == "top" and z is not None and z.visibility == "top"
             card = attrs.evolve(zone.elem, aud=EVERYONE.meet(zone.aud), why=zone.why) if shown else zone.elem
+            if z is not None and z.contents:  # which cards it holds is known, not which lies where
+                card = attrs.evolve(card, aud=NOBODY, why=f"the order of '{z.name}' is secret ('contents')")
             told = ctx.revealed.get((f, zone.zone))
             if told is not None:  # `reveal top(king)`
                 card = attrs.evolve(card, aud=card.aud.join(told))
@@ -340,6 +342,9 @@ class Reading:
             return meet(size(arg), identity(arg)) if arg.kind in ("zone", "list") else meet(arg)
         if f == "nth" and args:
             coll = args[0]
+            z = c.zone_by_name.get(coll.zone[0]) if coll.kind == "zone" and coll.zone else None
+            if z is not None and z.contents:  # a place in a pile whose order is secret
+                return Val(NOBODY, kind=(coll.elem or PUBLIC).kind, why=f"the order of '{z.name}' is secret ('contents')")
             return meet_keep(coll.elem or PUBLIC, meet(*args[1:]))
         if f == "knows" and args:
             player = args[0]

@@ -61,6 +61,7 @@ class Zone:
     shows: str = "cards"  # how the table draws what a seat sees of it: its cards, only the top one, only a
     # count, or nothing at all (cards, top, count, nothing)
     label: str = ""  # what the table calls it
+    contents: bool = False  # who sees its cards knows which they are, not their order (a deck-builder's deck)
 
 
 @attrs.define
