@@ -238,6 +238,38 @@ def test_card_needs_values_that_name_one_card():
     assert "hint: give a value of 'suit' too" in text
 
 
+MIXED = """game "Mixed"
+players 2
+attribute rank: 2, 3, 4
+attribute suit: spades, hearts
+attribute special: dog "Dog", dragon "Dragon"
+cards rank * suit
+cards special
+zone deck: hidden, stack
+zone pile: public
+setup { move CARD to pile }
+round { end game }
+outcome { }
+"""
+
+
+@pytest.mark.parametrize("card, hint", [("card(2, spades)", None), ("card(dog)", None), ("card(c.rank, hearts)", None),
+                                        ("card(2)", "hint: give a value of 'suit' too")])
+def test_card_names_a_card_of_a_deck_whose_cards_have_different_attributes(card, hint):
+    """Issue 42: Tichu's deck has ranked cards and four specials without rank or suit; `card(2, spades)`
+    was refused ("these values name several cards"), with a hint naming 'special'."""
+    text = MIXED.replace("CARD", card)
+    if "c.rank" in text:
+        text = text.replace("move CARD to pile".replace("CARD", card), f"for each c in deck {{ if c.rank == 3 {{ move {card} to pile }} }}")
+    if hint is None:
+        state = gamedsl.load_source(text, "t.game").new_state(players=2, seed=1)
+        assert len(state.z[state.prog.zone_by_name["pile"].base]) >= 1
+        return
+    with pytest.raises(gamedsl.SourceError) as info:
+        gamedsl.load_source(text, "t.game")
+    assert "these values name several cards" in info.value.format() and hint in info.value.format()
+
+
 def test_parameters_that_depend_on_themselves_through_modifiers_are_errors():
     errs = diagnostics('''param a = 1
 param b = 2

@@ -276,12 +276,18 @@ class Builtins:
             key = tuple(self.c.card_attr_tables[a][c] for a in attrs)
             table.setdefault(key, c)
             full.setdefault(key, set()).add(tuple(t[c] for t in self.c.card_attr_tables.values()))
-        if any(len(cards) > 1 for cards in full.values()):
-            rest = [a for a in self.c.card_attr_tables if a not in attrs]
+        # the values it may be given: those written out, or (computed) any values the cards have (a
+        # card without one of these attributes, a joker beside ranked cards, is not among them)
+        given = tuple(int(code) for code in codes) if all(code.isdigit() for code in codes) else None
+        several = [cards for key, cards in full.items()
+                   if len(cards) > 1 and (key == given if given is not None else -1 not in key)]
+        if several:
+            rest = [a for k, a in enumerate(self.c.card_attr_tables) if a not in attrs
+                    and any(values[k] >= 0 for values in several[0])]  # what tells those cards apart
             self.c.error("'card' takes one value per attribute: these values name several cards", e.span,
                        f"give a value of {' and '.join(repr(a) for a in rest)} too" if rest else None)
             return _NOPE
-        if all(code.isdigit() for code in codes):
+        if given is not None:
             key = tuple(int(code) for code in codes)
             if key not in table:
                 self.c.error("no card of the game has these values", e.span)
