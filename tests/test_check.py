@@ -490,3 +490,43 @@ round { end game }
     with pytest.raises(gamedsl.SourceError) as info:
         gamedsl.load_source(BASE + "attribute face: 9, J\nvar t = 0\nsetup { t = t + J }\nround { end game }\n", "t.game")
     assert "hint: J has no number: give each face a number in a `value` table and read that" in info.value.format()
+
+
+TYPED = """game "Typed"
+players 2
+attribute rank: 2, 3, 4
+attribute suit: spades, hearts
+cards rank * suit
+zone deck: hidden, stack
+zone pile: public
+var total: number
+def twice(number n) = n * 2
+def shade(suit s) = if s == spades then 1 else 2
+def into(card c, zone z) { move c to z }
+setup { shuffle deck  move top(deck) to pile  total = CALLS }
+round { end game }
+outcome { }
+"""
+
+
+def test_a_function_may_say_what_kind_each_parameter_is():
+    """Issue 42: `number` and `card` parameters were refused. A kind written before a parameter is
+    checked at each call: one error at the argument, none in the body."""
+    game = gamedsl.load_source(TYPED.replace("CALLS", "twice(3) + twice(top(pile).rank) + shade(top(pile).suit)  "
+                                                      "into(top(deck), pile)"), "t.game")
+    state = game.new_state(players=2, seed=1)
+    first, second = state.z[game.prog.zone_by_name["pile"].base]
+    rank, suit = (game.prog.card_attrs[a][first] for a in ("rank", "suit"))  # indices into the values
+    assert state.v[game.prog.var_by_name["total"].base] == 6 + 2 * (rank + 2) + (1 if suit == 0 else 2)
+    assert second != first
+    with pytest.raises(gamedsl.SourceError) as info:
+        gamedsl.load_source(TYPED.replace("CALLS", "twice(top(pile)) + shade(top(pile).rank)  into(pile, top(deck))")
+                            .replace("def shade", "def odd(cardd c) = c\ndef shade"), "t.game")
+    errors = [line for line in info.value.format().splitlines() if ": error: " in line]
+    assert [e.split(": error: ")[1] for e in errors] == [
+        "unknown kind of parameter 'cardd'",
+        "'twice' takes a number as 'n', given a card",
+        "'shade' takes a suit as 's', given a rank",
+        "'into' takes a card as 'c', given a zone",
+        "'into' takes a zone as 'z', given a card",
+    ]

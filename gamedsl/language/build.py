@@ -372,13 +372,18 @@ class Builder(_Statements, _Expressions):
     def param_decl(self, meta, c):
         return m.ParamDecl(span=_tok(c[0]), name=str(c[0]), per_player=c[1] is not None, init=c[2])
 
+    def def_param(self, meta, c):
+        return (str(c[1]), (str(c[0]), _tok(c[0])) if c[0] is not None else None)
+
     def def_decl(self, meta, c):
-        params = tuple(str(t) for t in c[1:-1] if t is not None)
-        return m.DefDecl(span=_tok(c[0]), name=str(c[0]), params=params, body=c[-1])
+        params = [t for t in c[1:-1] if t is not None]
+        return m.DefDecl(span=_tok(c[0]), name=str(c[0]), params=tuple(p for p, _ in params), body=c[-1],
+                         kinds=tuple(k for _, k in params))
 
     def steps_decl(self, meta, c):
-        params = tuple(str(t) for t in c[1:-1] if t is not None)
-        return m.StepsDecl(span=_tok(c[0]), name=str(c[0]), params=params, body=c[-1])
+        params = [t for t in c[1:-1] if t is not None]
+        return m.StepsDecl(span=_tok(c[0]), name=str(c[0]), params=tuple(p for p, _ in params), body=c[-1],
+                           kinds=tuple(k for _, k in params))
 
     def action_decl(self, meta, c):
         name, label, param = c[0], c[1], c[2]

@@ -61,9 +61,10 @@ class Calls:
                 self.c.error(f"function '{f}' takes {len(d.params)} argument(s), given {len(e.args)}", e.span)
                 return _NOPE
             args = [self.expr(a, scope) for a in e.args]
+            wrong = self.kinds_given(d, e.args, args)  # (a wrong kind is the one error at that argument)
             typ = self.compile_def(f)
-            inlined = self.inline_def(d, args, scope)
-            if inlined is None:
+            inlined = self.inline_def(d, args, scope) if not wrong else None
+            if inlined is None and not wrong:
                 self.check_args(d, e, args)
             if inlined is not None and typ == T.ANY:  # what the body gives for these arguments: a card of a zone
                 typ = self.inlined_type
@@ -165,6 +166,23 @@ class Calls:
             return None
         c.where = where
         return f"(({', '.join(binds)}, ({code}))[-1])" if binds else f"({code})"
+
+    def kinds_given(self, d, exprs: list, args: list) -> dict:
+        """Each argument against the kind written before its parameter, if any (`def twice(number n)`):
+        an error at each that differs; returns them, by index, with the type the parameter wants."""
+        wrong = {}
+        for k, (name, want, x, (_, got)) in enumerate(zip(d.params, self.c.def_kinds.get(d.name, ()), exprs, args)):
+            if want != T.ANY and got != T.ANY and got != want and not (want == T.NUM and self.numbered(got)):
+                self.c.error(f"'{d.name}' takes {T.describe(want)} as '{name}', given {T.describe(got)}", x.span)
+                wrong[k] = want
+        return wrong
+
+    def numbered(self, typ: str) -> bool:
+        """Whether a type is a value of an attribute whose values are all numbers (read as a number)."""
+        if not T.is_value(typ):
+            return False
+        names = self.c.attr_list[self.c.attr_index[typ[6:]]][1]
+        return all(n.lstrip("-").isdigit() for n in names)
 
     def check_args(self, d: m.DefDecl, e: m.Call, args: list):
         """A call's arguments against what the function's body does with them: the body is read

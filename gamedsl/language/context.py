@@ -118,6 +118,7 @@ class Context:
         self.param_info: dict = {}
         self.param_types: dict[str, str] = {}
         self.def_info: dict = {}
+        self.def_kinds: dict = {}  # a function or steps -> per parameter: the type its written kind asks for, or ANY
         self.def_types: dict[str, str] = {}
         self.def_clean: dict[str, bool] = {}  # whether a function's body reads without errors whatever its arguments
         self.steps_info: dict = {}

@@ -166,14 +166,32 @@ class Declarations:
         for d in c.gm.of(m.DefDecl):
             if c.declare(d.name, "a function", d.span):
                 c.def_info[d.name] = d
+                self.kinds(d)
 
     def steps(self):
         c = self.c
         for d in c.gm.of(m.StepsDecl):
             if c.declare(d.name, "steps (a 'def' with a block)", d.span):
                 c.steps_info[d.name] = d
+                self.kinds(d)
                 for p in sorted({p for p in d.params if d.params.count(p) > 1}):
                     c.error(f"'{d.name}' names its parameter '{p}' twice", d.span)
+
+    def kinds(self, d):
+        """The kinds written before a def's parameters (`def twice(number n)`): the type each call's
+        argument must have (calls.py, straight.py)."""
+        c, out = self.c, []
+        for kind in d.kinds or (None,) * len(d.params):
+            if kind is None:
+                out.append(T.ANY)
+            elif kind[0] in VAR_TYPES or kind[0] == "zone":
+                out.append(VAR_TYPES.get(kind[0], T.ZONE))
+            elif kind[0] in c.attr_index:
+                out.append(T.value_type(kind[0]))
+            else:
+                c.unknown("kind of parameter", kind[0], kind[1], [*VAR_TYPES, "zone", *c.attr_index])
+                out.append(T.ANY)
+        c.def_kinds[d.name] = tuple(out)
 
     def patterns(self):
         c = self.c

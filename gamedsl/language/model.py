@@ -416,6 +416,7 @@ class DefDecl(Decl):
     name: str
     params: tuple
     body: Expr
+    kinds: tuple = ()  # per parameter: (the kind written before it, its span), or None
 
 
 @node
@@ -424,6 +425,7 @@ class StepsDecl(Decl):
     name: str
     params: tuple
     body: tuple
+    kinds: tuple = ()  # per parameter: (the kind written before it, its span), or None
 
 
 @node

@@ -400,10 +400,10 @@ else:
             return None
         self.used_steps.add(st.func)
         inner = type(scope)(None, scope.slots)  # the caller's slots, but none of its names
-        binds = []
-        for name, arg in zip(d.params, st.args):
-            code, typ = self.x.expr(arg, scope)
-            binds.append((f"{inner.local(name, typ)} = ({code})", arg.span))
+        args = [self.x.expr(arg, scope) for arg in st.args]
+        wrong = self.x.kinds_given(d, st.args, args)  # (the body then reads the kind it asks for: one error)
+        binds = [(f"{inner.local(name, wrong.get(k, typ))} = ({code})", arg.span)
+                 for k, (name, arg, (code, typ)) in enumerate(zip(d.params, st.args, args))]
         return d, inner, binds
 
     def gen_callsteps(self, st: m.CallSteps, scope, ind, lines):
