@@ -36,7 +36,7 @@ def test_every_broken_declaration_is_reported_once():
     out = errors(src)
     lines = [line for line in out.splitlines() if ": error: " in line]
     assert [line.split(": error: ")[0] for line in lines] == ["t.game:2:13", "t.game:3:11", "t.game:6:3"]
-    assert "expected one of ':', 'per', found 'public'" in out
+    assert "expected one of ':', '[', 'per', found 'public'" in out  # (zone deck[N]: a family)
     assert "is a word too many just before?" in out
 
 

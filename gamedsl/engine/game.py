@@ -69,7 +69,8 @@ class Game(View):
         # prog.watch_items plus one (0: not read)
         watch, items = prog.watch_zones, prog.watch_items
         self.watched = tuple(1 if watch == "*" else items.index(name) + 1 if name in watch else 0
-                             for name in (self._instance_names[k][0].name for k in range(prog.zone_count))) \
+                             for name in (self._instance_names[k][0].family or self._instance_names[k][0].name
+                                          for k in range(prog.zone_count))) \
             if watch else None
         self.players_item = 0 if not prog.watch_players else 1 if items == ("*",) else items.index(" players") + 1
         self._card_aliases = self._aliases()

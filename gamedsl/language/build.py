@@ -245,6 +245,9 @@ class _Expressions(Transformer):
             for_var=for_clause[0] if for_clause else None, for_domain=for_clause[1] if for_clause else None,
             where=where, by=by, descending=descending)
 
+    def target_call(self, meta, c):  # a call an assignment's target reads from: f(x).mark = 1
+        return m.Call(span=_s(meta), func=str(c[0]), args=tuple(a for a in c[1:] if a is not None))
+
     def for_clause(self, meta, c):
         return (str(c[0]), c[1])
 
@@ -345,10 +348,19 @@ class Builder(_Statements, _Expressions):
         return tuple((str(t), _tok(t)) for t in c)
 
     def zone_decl(self, meta, c):
-        props = tuple((str(t), _tok(t)) for t in c[2:-1] if isinstance(t, Token))
-        shows = tuple(x for x in c[2:-1] if isinstance(x, tuple))
-        return m.ZoneDecl(span=_tok(c[0]), name=str(c[0]), per_player=c[1] is not None, props=props,
-                          shows=shows, label=c[-1][1:-1] if c[-1] is not None else None)
+        props = tuple((str(t), _tok(t)) for t in c[3:-1] if isinstance(t, Token))
+        shows = tuple(x for x in c[3:-1] if isinstance(x, tuple))
+        return m.ZoneDecl(span=_tok(c[0]), name=str(c[0]), per_player=c[2] is not None, props=props,
+                          shows=shows, label=c[-1][1:-1] if c[-1] is not None else None, family=c[1])
+
+    def zone_numbered(self, meta, c):
+        return ("number", int(c[0]), _tok(c[0]))
+
+    def zone_per_value(self, meta, c):
+        return ("value", str(c[0]), _tok(c[0]))
+
+    def index(self, meta, c):
+        return m.Index(span=_s(meta), obj=c[0], index=c[1])
 
     def zone_shows(self, meta, c):
         return (str(c[0]), _tok(c[0]))

@@ -83,12 +83,13 @@ class Compiler:
         self.decls.variables()
         c = self.c
         if c.gm.of(m.ParamDecl) or c.gm.of(m.PatternDecl) or c.gm.of(m.ModifierDecl):  # what their answers read
-            c.watch_zones, c.watch_vars = watched(c.gm, set(c.zone_by_name), set(c.var_by_name))
+            zones = set(c.zone_by_name) | set(c.families)  # (a family is read as one: game.py)
+            c.watch_zones, c.watch_vars = watched(c.gm, zones, set(c.var_by_name))
             if "*" in (c.watch_zones, c.watch_vars):
                 c.watch_items = ("*",)
             else:  # each with a version of its own (engine/runtime.py: pattern_answers)
                 c.watch_items = (*sorted(c.watch_zones), *sorted(c.watch_vars))
-                c.pattern_reads = reads_by_pattern(c.gm, set(c.zone_by_name), set(c.var_by_name), c.watch_items)
+                c.pattern_reads = reads_by_pattern(c.gm, zones, set(c.var_by_name), c.watch_items)
         self.decls.params()
         self.decls.defs()
         self.decls.patterns()
@@ -118,7 +119,7 @@ class Compiler:
     def endless_loops(self):
         """Report every `while` loop that surely never ends once it begins (see loops.py)."""
         c, gm = self.c, self.c.gm
-        checker = LoopChecker(gm, set(c.zone_by_name), set(c.param_info), c.has_move_triggers)
+        checker = LoopChecker(gm, set(c.zone_by_name) | set(c.families), set(c.param_info), c.has_move_triggers)
         for decl in (*gm.of(m.FlowBlock), *gm.of(m.ActionDecl), *gm.of(m.TriggerDecl), *gm.of(m.StepsDecl)):
             checker.check(decl.body)
         for loop in checker.found:

@@ -16,7 +16,7 @@ PRONOUNS = frozenset({"me", "players", "all_players", "all_cards", "in_play", "o
 BUILTINS = {"me", "players", "all_players", "all_cards", "in_play", "others", "count", "any", "all", "sum", "max",
             "min", "best", "worst", "random", "next", "previous", "top", "bottom", "abs", "seat", "number", "knows",
             "card", "same", "has", "makes", "can_make", "tops", "filter", "nobody",
-            "nth", "sorted", "list", "values", "deadwood", "melded", "first_meld"}
+            "nth", "sorted", "list", "values", "deadwood", "melded", "first_meld", "zone_of", "above"}
 
 
 def _ends_turn(stmts) -> bool:
@@ -118,6 +118,8 @@ class Context:
         self.param_info: dict = {}
         self.param_types: dict[str, str] = {}
         self.def_info: dict = {}
+        # a family of zones' name -> (the attribute it has a zone per value of, or None if numbered; its zones)
+        self.families: dict = {}
         self.def_kinds: dict = {}  # a function or steps -> per parameter: the type its written kind asks for, or ANY
         self.def_types: dict[str, str] = {}
         self.def_clean: dict[str, bool] = {}  # whether a function's body reads without errors whatever its arguments

@@ -98,13 +98,36 @@ class Declarations:
                             "write 'shows count', or show its cards")
                 else:
                     shows = word
-            zone = Zone(z.name, base, z.per_player, vis, "stack" in flags, z.span, "out" in flags,
-                        transient="transient" in flags, shows=shows, label=_label(z.label, z.name),
-                        contents="contents" in flags)
-            base += MAX_SEATS if z.per_player else 1
-            c.zone_list.append(zone)
-            c.zone_by_name[z.name] = zone
+            label = _label(z.label, z.name)
+            members = [(z.name, label)] if z.family is None else self.family(z, label)
+            for k, (name, label) in enumerate(members):
+                zone = Zone(name, base, z.per_player, vis, "stack" in flags, z.span, "out" in flags,
+                            transient="transient" in flags, shows=shows, label=label,
+                            contents="contents" in flags, family=z.name if z.family is not None else "",
+                            member=k)
+                base += MAX_SEATS if z.per_player else 1
+                c.zone_list.append(zone)
+                c.zone_by_name[name] = zone
+            if z.family is not None:
+                attr = z.family[1] if z.family[0] == "value" and z.family[1] in c.attr_index else None
+                c.families[z.name] = (attr, [c.zone_by_name[name] for name, _ in members])
         c.zone_count = base
+
+    def family(self, z, label: str) -> list[tuple[str, str]]:
+        """The zones of a family, each (its name, its label): NAME[1] .. NAME[N] ("column 1"), or one per
+        value of an attribute, NAME[value] (labelled by the value's symbol: "Copper pile")."""
+        c = self.c
+        kind, what, span = z.family
+        if kind == "number":
+            if not 1 <= what <= 64:
+                c.error(f"a family of zones has 1 to 64 zones, not {what}", span)
+                what = 1
+            return [(f"{z.name}[{k}]", f"{label} {k}") for k in range(1, what + 1)]
+        if what not in c.attr_index:
+            c.unknown("attribute", what, span, c.attr_index)
+            return [(z.name, label)]
+        _, names, symbols = c.attr_list[c.attr_index[what]]
+        return [(f"{z.name}[{n}]", f"{symbol or n} {label}") for n, symbol in zip(names, symbols)]
 
     def variables(self):
         c = self.c

@@ -13,9 +13,10 @@ from . import types as T
 from .builtins import Builtins, _BARE, _NOPE
 from .calls import Calls
 from .context import Context, Scope
+from .families import Families
 from .program import MAX_SEATS
 
-class ExpressionCompiler(Calls, Builtins):
+class ExpressionCompiler(Calls, Builtins, Families):
     """One ex_* method per expression node (calls and defs are in Calls, the built-in calls, call_*,
     in Builtins)."""
 
@@ -94,6 +95,10 @@ class ExpressionCompiler(Calls, Builtins):
         if hint and T.is_value(hint) and name in self.c.values:
             found = self.c.value_of(name, e.span, hint[6:])
             return (str(found[1]), hint) if found else _NOPE
+        if name in self.c.families:
+            self.c.error(f"'{name}' is a family of {len(self.c.families[name][1])} zones: name one of them", e.span,
+                         f"{self.c.families[name][1][0].name} ... {self.c.families[name][1][-1].name}")
+            return _NOPE
         if name == "me":
             return "s.me", T.PLAYER
         if name == "nobody":  # no player: what a player variable holds until it is set

@@ -30,7 +30,7 @@ INDENT = "  "
 CONTINUATION = "    "
 # A modifier's changes begin a line as statements do; these nodes are calls, whose '(' follows the name.
 _CHANGES = {"param_change", "visibility_change", "same_change", "wild_change"}
-_CALLS = {"call", "call_stmt", "def_decl", "steps_decl"}
+_CALLS = {"call", "call_stmt", "def_decl", "steps_decl", "target_call"}
 _NO_SPACE_BEFORE = {",", ":", ";", ")", "]", ".", ".."}
 _NO_SPACE_AFTER = {"(", "[", ".", ".."}
 
@@ -43,6 +43,7 @@ class _Shape:
 
     def __init__(self, tree: lark.Tree):
         self.starts, self.callees, self.unary, self.set_braces = set(), set(), set(), set()
+        self.indexed = set()  # where an indexed name ends (`column[k]`) and where a family's '[' is: no space
         for decl in tree.children:
             if isinstance(decl, lark.Tree) and not decl.meta.empty:
                 self.starts.add((decl.meta.line, decl.meta.column))
@@ -57,6 +58,13 @@ class _Shape:
             if node.data in _CALLS:
                 name = next(c for c in node.children if isinstance(c, lark.Token))
                 self.callees.add((name.line, name.column))
+            elif node.data == "index":
+                obj = node.children[0]
+                end = (obj.end_line, obj.end_column) if isinstance(obj, lark.Token) else \
+                    (obj.meta.end_line, obj.meta.end_column)
+                self.indexed.add(end)
+            elif node.data == "zone_numbered":
+                self.indexed.add(("[", node.meta.line, node.meta.column))
             elif node.data == "neg":
                 self.unary.add((node.meta.line, node.meta.column))
             elif node.data == "factor_set":
@@ -79,6 +87,8 @@ def _space(prev, tok, shape: _Shape) -> str:
     if a == "-" and _at(prev) in shape.unary:
         return ""
     if b == "(" and _at(prev) in shape.callees:
+        return ""
+    if b == "[" and ((prev.end_line, prev.end_column) in shape.indexed or ("[", *_at(tok)) in shape.indexed):
         return ""
     if (a == "{" and _at(prev) in shape.set_braces) or (b == "}" and _at(tok) in shape.set_braces):
         return ""

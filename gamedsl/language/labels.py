@@ -155,6 +155,17 @@ class Reading:
         elem = Val(aud.meet(which.aud), kind="card", why=why or which.why, origin=key, src=which.src)
         return Val(which.aud, kind="zone", elem=elem, count=which.aud, zone=key, why=which.why, src=which.src)
 
+    def ex_index(self, e, env, ctx):
+        """A zone of a family: its cards as the family's visibility shows them, to those who know
+        which zone it is (who knows the index, and the owner)."""
+        obj = e.obj
+        which = self.expr(e.index, env, ctx)
+        family = self.c.families.get(obj.name) if isinstance(obj, (m.Name, m.Attr)) else None
+        if family is None:
+            return PUBLIC
+        owner = self.expr(obj.obj, env, ctx) if isinstance(obj, m.Attr) else None
+        return self.zone(family[1][0].name, owner, which if owner is None else meet(which, identity(owner)), ctx)
+
     def bound(self, card: Val, key, ctx: Ctx | None = None) -> Val:
         """A card a rule names: who sees it also where the rule puts it (see observed)."""
         seen = self.promoted.get(key)
@@ -340,6 +351,10 @@ class Reading:
         if f == "count" and args:
             arg = args[0]
             return meet(size(arg), identity(arg)) if arg.kind in ("zone", "list") else meet(arg)
+        if f in ("zone_of", "above") and args:  # where a card lies is known to those who see it
+            card = args[0]
+            elem = Val(card.aud, kind="card", why=card.why)
+            return Val(card.aud, kind="zone" if f == "zone_of" else "list", elem=elem, count=card.aud, why=card.why)
         if f == "nth" and args:
             coll = args[0]
             z = c.zone_by_name.get(coll.zone[0]) if coll.kind == "zone" and coll.zone else None

@@ -53,6 +53,13 @@ class Expr:
 
 
 @node
+class Index(Expr):
+    """`column[k]`, `pile[c.kind]`, `me.tableau[2]`: one zone of a family."""
+    obj: Expr
+    index: Expr
+
+
+@node
 class Number(Expr):
     value: int
 
@@ -390,6 +397,7 @@ class ZoneDecl(Decl):
     props: tuple  # ((name, span), ...)
     shows: tuple = ()  # ((word, span), ...): how the table draws it (cards / top / count / nothing); one at most
     label: str | None = None  # what the table calls it
+    family: tuple | None = None  # a family of zones: ("number", N, span) for NAME[1..N], ("value", attribute, span)
 
 
 @node

@@ -62,6 +62,8 @@ class Zone:
     # count, or nothing at all (cards, top, count, nothing)
     label: str = ""  # what the table calls it
     contents: bool = False  # who sees its cards knows which they are, not their order (a deck-builder's deck)
+    family: str = ""  # the family it belongs to (`zone column[7]`, `zone pile per kind`): its name, else ""
+    member: int = 0  # its place in the family, from 0 (column[1] is 0; pile[v] is the value's index)
 
 
 @attrs.define

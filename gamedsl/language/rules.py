@@ -175,6 +175,16 @@ class Rules:
                 return None
             slot = scope.local(e.obj.name, T.PLAYER)
             return (z.base, True, int(slot[2:-1]))
+        if isinstance(e, m.Index) and isinstance(e.obj, (m.Name, m.Attr)) and e.obj.name in c.families:
+            attr, zones = c.families[e.obj.name]
+            key = e.index.value if isinstance(e.index, m.Number) else e.index.name if isinstance(e.index, m.Name) else None
+            member = c.zone_by_name.get(f"{e.obj.name}[{key}]")
+            if member is not None:  # one zone of a family, written out: column[2], pile[copper]
+                return self.zone_pattern(m.Name(span=e.span, name=member.name) if isinstance(e.obj, m.Name)
+                                         else m.Attr(span=e.span, obj=e.obj.obj, name=member.name), scope)
+            c.error(f"a move event names one zone of '{e.obj.name}' written out, like {e.obj.name}[{zones[0].name.split('[')[1]}",
+                    e.index.span)
+            return None
         c.error("a move event names a zone, like 'deck' or 'p.hand'", e.span)
         return None
 
