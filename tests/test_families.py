@@ -127,3 +127,23 @@ def test_the_formatter_keeps_a_family_s_brackets_tight():
     assert format_source(FAMILIES) == FAMILIES
     assert format_source(FAMILIES.replace("column[k]", "column [k]").replace("zone column[3]", "zone column [3]")) \
         == FAMILIES
+
+
+def test_the_terminal_draws_a_shared_family_as_a_tableau():
+    """A column per zone, headed by its label, its cards from the bottom down (Klondike's layout)."""
+    from rich.console import Console
+
+    from gamedsl.tools.render import draw_view
+
+    game = game_of()
+    state = game.new_state(players=2, seed=1)
+    for _ in range(2):
+        state.apply_action(next(a for a in state.legal_actions() if state.action_to_string(a) == "lay on column 2"))
+    console = Console(width=100, record=True)
+    draw_view(console, state.observation(0))
+    lines = console.export_text().splitlines()
+    head = next(k for k, line in enumerate(lines) if line.split() == ["column", "1", "column", "2", "column", "3"])
+    column2 = [game.card_name(c) for c in state.z[game.prog.zone_by_name["column[2]"].base]]
+    at = lines[head].index("column 2")
+    assert [lines[head + 1 + k][at:at + 8].strip() for k in range(3)] == column2
+    assert any(line.split() == ["R", "pile", "B", "pile"] for line in lines)

@@ -78,6 +78,39 @@ def label_of(obs: dict, name: str) -> str:
     return (obs.get("labels") or {}).get(name) or name.replace("_", " ")
 
 
+def _family_key(name: str) -> tuple | None:
+    """(family, member) of a zone of a family (`column[3]`: ("column", "3")), else None."""
+    if name.endswith("]") and "[" in name:
+        family, member = name[:-1].split("[", 1)
+        return family, member
+    return None
+
+
+def families_renderables(obs: dict, zones: dict, players) -> list:
+    """The shared families of zones as tableaus: a column per zone (headed by its label), its cards
+    from the bottom down to the top; families with the same members share one tableau, one above the
+    other in the order declared (Klondike's face-down piles above their face-up runs)."""
+    groups: dict = {}
+    for name, view in zones.items():
+        key = _family_key(name)
+        if key and not _per_player(view, players):
+            groups.setdefault(key[0], []).append((key[1], name, view))
+    tables: dict = {}
+    for family, members in groups.items():
+        tables.setdefault(tuple(m for m, _, _ in members), []).append(members)
+    out = []
+    for members, families in tables.items():
+        table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
+        for _, name, _ in families[-1]:
+            table.add_column(label_of(obs, name), header_style="bold cyan", no_wrap=True)
+        for fam in families:
+            cells = [[card_text(c) for c in v] if isinstance(v, list) else [zone_text(v)] for _, _, v in fam]
+            for k in range(max(1, max(len(c) for c in cells))):
+                table.add_row(*(c[k] if k < len(c) else (Text("—", style="dim") if k == 0 else "") for c in cells))
+        out.append(table)
+    return out
+
+
 def _per_player(value, players) -> bool:
     return isinstance(value, dict) and players and set(value) == set(players)
 
@@ -96,7 +129,9 @@ def view_renderable(obs: dict, log_lines: int = 6):
     parts.append(head)
 
     zones, variables = obs.get("zones", {}), obs.get("vars", {})
-    shared = [(label_of(obs, name), zone_text(v)) for name, v in zones.items() if not _per_player(v, players)]
+    tableaus = families_renderables(obs, zones, players)
+    shared = [(label_of(obs, name), zone_text(v)) for name, v in zones.items()
+              if not _per_player(v, players) and not _family_key(name)]
     shared += [(label_of(obs, name), value_text(v)) for name, v in variables.items() if not _per_player(v, players)]
     if shared:
         items = []
@@ -105,6 +140,7 @@ def view_renderable(obs: dict, log_lines: int = 6):
             item.append_text(text)
             items.append(item)
         parts.append(Columns(items, padding=(0, 3)))
+    parts.extend(tableaus)
 
     per_zone = [name for name, v in zones.items() if _per_player(v, players)]
     per_var = [name for name, v in variables.items() if _per_player(v, players)]

@@ -39,6 +39,34 @@ function cardsEl(list) {
   return span;
 }
 
+// Shared families of zones as tableaus: a column per zone, headed by its label, its cards from the
+// bottom down to the top; families with the same members share one, one above the other.
+function tableaus(families, into) {
+  const byMembers = {};
+  for (const members of Object.values(families)) {
+    const key = members.map(([n]) => n.slice(n.indexOf("["))).join(",");
+    (byMembers[key] = byMembers[key] || []).push(members);
+  }
+  for (const group of Object.values(byMembers)) {
+    const t = el("table", "tableau"), head = el("tr");
+    for (const [name] of group[group.length - 1]) head.append(el("th", "", label(name)));
+    t.append(head);
+    const tr = el("tr");
+    group[0].forEach((_, k) => {
+      const td = el("td");
+      for (const members of group) {
+        const v = members[k][1];
+        const cells = Array.isArray(v) ? v.map(cardEl) : [zoneEl(v)];
+        if (!cells.length) cells.push(el("span", "muted", "—"));
+        for (const c of cells) { const d = el("div"); d.append(c); td.append(d); }
+      }
+      tr.append(td);
+    });
+    t.append(tr);
+    into.append(t);
+  }
+}
+
 function zoneEl(v) {
   if (Array.isArray(v)) return cardsEl(v);
   if (v && typeof v === "object") {
@@ -134,10 +162,14 @@ function draw() {
   const players = playersOf(view);
   const shared = $("shared");
   shared.replaceChildren();
+  const families = {};  // a family of zones (column[1] .. column[7]): a tableau, a column per zone
   for (const [name, v] of Object.entries(view.zones || {})) {
     if (perPlayer(v, players)) continue;
+    const m = /^(.*)\[(.*)\]$/.exec(name);
+    if (m) { (families[m[1]] = families[m[1]] || []).push([name, v]); continue; }
     const d = el("div", "zone"); d.append(el("b", "", label(name) + ": "), zoneEl(v)); shared.append(d);
   }
+  tableaus(families, shared);
   for (const [name, v] of Object.entries(view.vars || {})) {
     if (perPlayer(v, players)) continue;
     const d = el("div", "var"); d.append(el("b", "", label(name) + ": "), el("span", "", valueText(v))); shared.append(d);
