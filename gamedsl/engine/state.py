@@ -42,7 +42,7 @@ class State(Flow, Decisions, Cards, Checks):
     """One game in progress. Mirrors OpenSpiel's state API."""
 
     __slots__ = ("game", "prog", "np", "z", "loc", "v", "opt", "stack", "me", "turn", "rng", "rng_owned",
-                 "pending", "history", "moves", "round", "results", "places", "log", "terminal", "limit_hit",
+                 "pending", "history", "moves", "round", "results", "grades", "places", "log", "terminal", "limit_hit",
                  "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "simple", "steps", "skips",
                  "checking", "move_limit", "known", "told", "out", "alive", "window", "times", "window_start", "late",
                  "last_actor", "hbase", "passes", "ver", "pcache", "pver", "wv", "specs", "watched", "arrivals", "saw", "ranked_by",
@@ -67,6 +67,7 @@ class State(Flow, Decisions, Cards, Checks):
         self.moves = 0
         self.round = 0
         self.results = [None] * players
+        self.grades: list | None = None  # per player, (E, N) of a graded result (`grade P by E of N`), or None
         self.places = [None] * players
         self.ranked_by = None  # once `places` ran: (per player the key that placed them, whether higher is better)
         # what the rules said: (moves made, who, text, round); a text is a view.Said, as every seat reads it
@@ -334,7 +335,23 @@ class State(Flow, Decisions, Cards, Checks):
         """Per player: +1 for a win, -1 for a loss, 0 otherwise (and while the game runs)."""
         if not self.terminal or self.limit_hit:
             return [0.0] * self.np
-        return [1.0 if r == "win" else -1.0 if r == "lose" else 0.0 for r in self.results]
+        out = [1.0 if r == "win" else -1.0 if r == "lose" else 0.0 for r in self.results]
+        if self.grades is not None:  # a graded result: from -1 (none of it) to +1 (all of it)
+            for p, g in enumerate(self.grades):
+                if g is not None:
+                    out[p] = 2.0 * g[0] / g[1] - 1.0
+        return out
+
+    def grade(self, player: int, score, out_of):
+        """`grade P by E of N`: P's result is E of N (its return from -1 for 0 to +1 for N); all of it
+        is a win, none of it a loss."""
+        if not isinstance(out_of, int) or out_of <= 0:
+            raise GameRuntimeError(f"a grade is out of a number above 0, not {out_of}")
+        score = max(0, min(score, out_of))
+        if self.grades is None:
+            self.grades = [None] * self.np
+        self.grades[player] = (score, out_of)
+        self.results[player] = "win" if score == out_of else "lose" if score == 0 else None
 
     def set_places(self, order: tuple, key, descending: bool):
         """Places from 1, best first; players with equal keys share a place (a key may be a tuple:
@@ -392,6 +409,7 @@ class State(Flow, Decisions, Cards, Checks):
         other.moves, other.round = self.moves, self.round
         other.quiet = self.quiet or not past
         other.results, other.places, other.ranked_by = self.results[:], self.places[:], self.ranked_by
+        other.grades = self.grades[:] if self.grades is not None else None
         other.terminal, other.limit_hit = self.terminal, self.limit_hit
         other.fired = []
         other.move_hooks, other.steps, other.skips = "move" in self.prog.triggers, 0, 0
@@ -467,7 +485,7 @@ class State(Flow, Decisions, Cards, Checks):
     def digest(self) -> str:
         """A fingerprint of everything in the state, to check that two runs reached the same place."""
         text = repr((self.z, self.v, sorted(self.known.items()), self.out, self._window_key(),
-                     sorted(self.times.items()), self.round, self.moves, self.results, self.places, self.terminal,
+                     sorted(self.times.items()), self.round, self.moves, self.results, self.grades, self.places, self.terminal,
                      self.pending[:2] if self.pending else None, self.rng.getstate()))
         if self.told:
             text += repr(sorted(self.told.items()))

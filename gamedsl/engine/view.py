@@ -93,6 +93,8 @@ class View:
                 view["window"] = state.window[0]
         if state.terminal:
             view["results"] = {self.player_name(k): state.results[k] for k in range(state.np)}
+            if state.grades is not None:  # `grade P by E of N`: "37 of 52"
+                view["grades"] = {self.player_name(k): f"{g[0]} of {g[1]}" for k, g in enumerate(state.grades) if g}
             view["places"] = {self.player_name(k): state.places[k] for k in range(state.np)}
         return view
 

@@ -96,6 +96,9 @@ class _Statements(Transformer):
     def lose_stmt(self, meta, c):
         return m.Result(span=_s(meta), kind="lose", player=c[0])
 
+    def grade_stmt(self, meta, c):
+        return m.Result(span=_s(meta), kind="grade", player=c[0], score=c[1], out_of=c[2])
+
     def places_stmt(self, meta, c):
         return m.Places(span=_s(meta), var=str(c[0]), domain=c[1], key=c[2], then=tuple(c[3:-1]),
                         descending=c[-1] == "descending")

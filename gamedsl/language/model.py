@@ -252,8 +252,10 @@ class End(Stmt):
 
 @node
 class Result(Stmt):
-    kind: str  # "win" / "lose"
+    kind: str  # "win" / "lose" / "grade"
     player: Expr
+    score: Expr | None = None  # `grade P by E of N`: E ...
+    out_of: Expr | None = None  # ... and N
 
 
 @node

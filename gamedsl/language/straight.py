@@ -292,6 +292,11 @@ else:
 
     def gen_result(self, st: m.Result, scope, ind, lines):
         p = self.x.fn_code(st.player, scope, T.PLAYER)
+        if st.kind == "grade":
+            score = self.x.fn_code(st.score, scope, T.NUM)
+            out_of = self.x.fn_code(st.out_of, scope, T.NUM)
+            self.emit(lines, ind, f"s.grade({p}, {score}, {out_of})", st.span)
+            return
         self.emit(lines, ind, f"s.results[{p}] = {st.kind!r}", st.span)
 
     def gen_places(self, st: m.Places, scope, ind, lines):

@@ -223,6 +223,9 @@ def _print_results(out: Console, game, state, seats):
               f"{state.moves} moves.", "bold")
     n = state.np
     results = list(state.results)
+    for k, g in enumerate(state.grades or ()):
+        if g is not None:  # a graded result: "37 of 52"
+            results[k] = f"{g[0]} of {g[1]}"
     if state.limit_hit:
         say(out, "The game reached its move limit: it counts as unfinished, every return is 0.", "yellow")
         results = ["unfinished"] * n

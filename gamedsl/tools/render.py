@@ -238,9 +238,9 @@ def results_table(players: list[str], seats: list[str], state_info: dict) -> Tab
     for k, p in enumerate(players):
         place = state_info["places"][k]
         result = state_info["results"][k]
-        style = {"win": "bold green", "lose": "red"}.get(result, "")
         ret = state_info["returns"][k]
+        style = {"win": "bold green", "lose": "red"}.get(result, "bold green" if ret > 0 else "red" if ret < 0 else "")
         table.add_row(p, seats[k], "—" if place is None else str(place), Text(result or "draw", style=style),
-                      f"{ret:+g}" if ret else "0",
+                      f"{ret:+.3g}" if ret else "0",
                       *[value_text(state_info["vars"][v][p]) for v in per_var])
     return table

@@ -205,7 +205,7 @@ function draw() {
     r.append(h);
     for (const p of Object.keys(view.results)) {
       const tr = el("tr");
-      tr.append(el("td", "", who(p)), el("td", "", String(view.places[p] ?? "—")), el("td", "", view.results[p] || "draw"));
+      tr.append(el("td", "", who(p)), el("td", "", String(view.places[p] ?? "—")), el("td", "", (view.grades || {})[p] || view.results[p] || "draw"));
       r.append(tr);
     }
     $("results").replaceChildren(r);
