@@ -68,3 +68,43 @@ def test_bots_aim_for_more_of_a_grade_than_random_play(bot):
             total += state.returns()[0]
         totals[spec] = total / 20
     assert totals[bot] > 0.5 and totals["random"] < 0, totals
+
+
+STUCK = """game "Stuck"
+players 1
+option can_keep = true "a card may go home"
+option can_stop = true "the player may stop"
+attribute rank: 1, 2, 3, 4, 5
+cards rank
+zone deck: hidden, stack
+zone home: public, stack
+var waited: number
+action keep "keep" if can_keep { move top(deck) to home }
+action wait "wait" { waited += 1 }
+action stop "stop here" if can_stop { end game }
+setup { shuffle deck  move top(deck) to home }
+round { turn seat(1) { choose keep, wait, stop }  if count(deck) == 0 { end game } }
+outcome { grade seat(1) by count(home) of 5 }
+"""
+
+
+def test_a_bot_stops_a_graded_game_when_going_on_gains_nothing():
+    """Offered only 'wait' (nothing changes) and 'stop', greedy stops at once: a graded game over ranks
+    above one going on at the same grade. Before, it waited to the move limit (an unfinished game was
+    worth 0, more than a grade below half)."""
+    game = gamedsl.load_source(STUCK, "g.game")
+    state = game.new_state(players=1, seed=1, options={"can_keep": False})
+    state.apply_action(make_bot("greedy", 1).choose(state))
+    assert state.is_terminal() and state.grades == [(1, 5)]
+    state = game.new_state(players=1, seed=1)
+    assert game.action_to_string(make_bot("greedy", 1).choose(state)) == "keep"  # a card home is worth more
+
+
+def test_at_the_move_limit_a_graded_result_stands():
+    game = gamedsl.load_source(STUCK.replace('players 1', 'players 1\nlimit 4 moves'), "g.game")
+    state = game.new_state(players=1, seed=1, options={"can_stop": False})
+    for name in ("keep", "wait", "wait", "wait", "wait"):
+        if state.is_terminal():
+            break
+        state.apply_action(next(a for a in state.legal_actions() if state.action_to_string(a) == name))
+    assert state.limit_hit and state.grades == [(2, 5)] and state.returns() == [pytest.approx(-0.2)]

@@ -38,6 +38,11 @@ def _rules_run(method):
     return wrapper
 
 
+# where a graded game that is over ranks among moments of the same standing: above every game going on
+# (a player who stops when nothing helps gives up nothing), less its moves (sooner is better; State.value)
+FINISHED = 1e12
+
+
 class State(Flow, Decisions, Cards, Checks):
     """One game in progress. Mirrors OpenSpiel's state API."""
 
@@ -332,10 +337,12 @@ class State(Flow, Decisions, Cards, Checks):
         return self.terminal
 
     def returns(self) -> list[float]:
-        """Per player: +1 for a win, -1 for a loss, 0 otherwise (and while the game runs)."""
-        if not self.terminal or self.limit_hit:
+        """Per player: +1 for a win, -1 for a loss, a graded result's share from -1 to +1, 0 otherwise
+        (and while the game runs, and for all but a graded result at the move limit)."""
+        if not self.terminal or (self.limit_hit and self.grades is None):
             return [0.0] * self.np
-        out = [1.0 if r == "win" else -1.0 if r == "lose" else 0.0 for r in self.results]
+        out = [1.0 if r == "win" else -1.0 if r == "lose" else 0.0 for r in self.results] if not self.limit_hit \
+            else [0.0] * self.np  # at the limit only a graded result stands: read as the game lies
         if self.grades is not None:  # a graded result: from -1 (none of it) to +1 (all of it)
             for p, g in enumerate(self.grades):
                 if g is not None:
@@ -476,19 +483,38 @@ class State(Flow, Decisions, Cards, Checks):
         """How good this moment is for a player, to compare with others whatever the heuristic's
         scale (a bot's measure): (the player's return if the game is over, else 0; the heuristic).
         A game won ranks above every unfinished one and a game lost below, however large the
-        heuristic's numbers; a draw, and every unfinished game, by the heuristic."""
+        heuristic's numbers; a draw, and every unfinished game, by the heuristic. In a game graded by
+        a score (`grade`), an unfinished game ranks first by its grade if it ended now, and a game
+        over above every game going on at the same grade (nothing is lost by stopping)."""
         if self.terminal:
             r = self.returns()[player]
+            if self.grades is not None:  # a graded game over ranks above one going on at the same standing,
+                return r, FINISHED - self.moves  # and sooner above later
             return (r, 0.0) if r else (0.0, self.evaluate(player, ended=False))
+        if self.prog.graded:  # a game graded by a score: first its grade if it ended now
+            return self.standing(player), self.evaluate(player)
         return 0.0, self.evaluate(player)
+
+    def standing(self, player: int) -> float:
+        """A player's return if the game ended now (its outcome run on a copy; 0 where it cannot be)."""
+        other = self.clone(past=False)
+        other.checking = False
+        try:
+            other.end_game()
+            other._run_frames()
+        except GameRuntimeError:
+            return 0.0
+        return other.returns()[player] if other.terminal else 0.0
 
     def digest(self) -> str:
         """A fingerprint of everything in the state, to check that two runs reached the same place."""
         text = repr((self.z, self.v, sorted(self.known.items()), self.out, self._window_key(),
-                     sorted(self.times.items()), self.round, self.moves, self.results, self.grades, self.places, self.terminal,
+                     sorted(self.times.items()), self.round, self.moves, self.results, self.places, self.terminal,
                      self.pending[:2] if self.pending else None, self.rng.getstate()))
         if self.told:
             text += repr(sorted(self.told.items()))
+        if self.grades is not None:  # (only then: the digests of logs written before grades stay the same)
+            text += repr(self.grades)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def _window_key(self):

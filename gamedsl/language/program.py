@@ -203,6 +203,7 @@ class Program:
     messages: list = attrs.Factory(list)  # Message k: what `s.say(k, values)` says
     private_says: bool = False  # some `say ... to p`: a seat reads only the lines said to all or to it
     races: bool = False  # some `race ... among`: answers given at once, the fastest first
+    graded: bool = False  # some `grade P by E of N`: a result read from a score (State.value reads the standing)
     leaks: tuple = ()  # the secrecy check's errors (Diagnostics): loading refuses the game, replaying a log warns
     warnings: tuple = ()  # Diagnostics (severity "warning") of a file that checks: a built-in name it shadows
     hidden_params: frozenset = frozenset()  # actions whose number or value the others do not see (secrecy.py)
