@@ -420,7 +420,7 @@ def _names(game):
     prog = game.prog
     yield from (("function", f) for f in re.findall(r"^def (\w+)\(", prog.text, re.M))
     yield from (("attribute", a) for a, _, _ in prog.attributes)
-    yield from (("zone", z.name) for z in prog.zones)
+    yield from (("zone", z.family or z.name) for z in prog.zones)  # (a family of zones by its name: column)
     yield from (("variable", v.name) for v in prog.vars)
     yield from (("action", a) for a in prog.action_by_name)
     yield from (("option", o) for o in prog.options)

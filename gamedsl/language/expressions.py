@@ -257,6 +257,10 @@ class ExpressionCompiler(Calls, Builtins, Families):
             rc, rt = self.expr(e.right, scope, lt)
         if T.is_value(rt) and lt != rt and isinstance(e.left, (m.Number, m.Name)):
             lc, lt = self.expr(e.left, scope, rt)
+        if lt == T.NUM and self.numbered(rt):  # a value whose attribute's values are all numbers, against a number
+            rc, rt = self.numeric(rc, rt, e.right.span)
+        elif rt == T.NUM and self.numbered(lt):  # (c.rank == top(pile).rank + 1)
+            lc, lt = self.numeric(lc, lt, e.left.span)
         if lt != rt and T.ANY not in (lt, rt) and not (T.is_list(lt) and T.is_list(rt) and T.ANY in (
                 T.element(lt), T.element(rt))):
             self.c.error(f"cannot compare {T.describe(lt)} with {T.describe(rt)}", e.span)

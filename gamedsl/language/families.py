@@ -14,6 +14,10 @@ class Families:
         """`column[k]`, `pile[c.kind]`, `p.tableau[2]`: one zone of a family (declarations.family)."""
         c, obj = self.c, e.obj
         name = obj.name if isinstance(obj, (m.Name, m.Attr)) else None
+        if name not in c.families and name is not None and name not in c.known and \
+                (isinstance(obj, m.Attr) or scope.lookup(name) is None):
+            c.unknown("family of zones", name, obj.name_span if isinstance(obj, m.Attr) else obj.span, c.families)
+            return _NOPE
         if name not in c.families:
             c.error("only a family of zones is read with [...]", e.span,
                     f"the families here: {', '.join(c.families)}" if c.families

@@ -94,6 +94,8 @@ class Expectations:
         for k, v in mapping(node):
             p = self.player(k)
             got = self.state.results[p] or "none"
+            if self.state.grades is not None and self.state.grades[p] is not None:
+                got = "{} of {}".format(*self.state.grades[p])  # a graded result: "3 of 52"
             self.equal(v, got, scalar(v), f"result of {self.game.player_name(p)}")
 
     def expect_places(self, node):

@@ -183,7 +183,7 @@ def play(run: Playout, choose, max_moves: int, every: int = 7, rng: random.Rando
         else:
             mover = state.current_player()
             others = [p for p in range(state.np) if p != mover]
-            check_no_leak(state, rng, seats=[others[step % len(others)]] + ([mover] if 0 <= mover < state.np else []),
+            check_no_leak(state, rng, seats=([others[step % len(others)]] if others else []) + ([mover] if 0 <= mover < state.np else []),
                           since=said, spectators=False)
         said = len(state.log)
         if end:
