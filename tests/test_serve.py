@@ -111,15 +111,19 @@ def test_a_seat_is_sent_no_card_it_may_not_see(tmp_path):
     assert len(frames) > 20
     events = {m["text"].split(" ", 1)[0] for m in moves}
     assert {"jump", "ЛОЛ!", "cover"} & events  # the real-time moves were played
+    def by(counts: dict, move: int) -> set:
+        """What was shown by a seat's count of moves: a frame of the decision after an open window, as it
+        comes if nobody reacts, may carry a count the game then skipped (two answers shown at once)."""
+        return counts[max(k for k in counts if k <= move)]
     for frame in frames:
         named = cards_in(frame)
-        allowed = upto[frame["view"]["move"]]
+        allowed = by(upto, frame["view"]["move"])
         assert named <= allowed, f"P1 was sent {named - allowed} at its move {frame['view']['move']}"
     watched = [json.loads(r) for r in spectator.raw]
     assert len(watched) > 20 and watched[-1]["over"]
     for frame in watched:  # a spectator: only cards every seat had been shown
         named = cards_in(frame)
-        allowed = public[frame["view"]["move"]]
+        allowed = by(public, frame["view"]["move"])
         assert named <= allowed, f"the spectator was sent {named - allowed} at move {frame['view']['move']}"
 
 
