@@ -25,7 +25,7 @@ FIGURES = Path(__file__).with_name("bot_figures.yaml")
 # about a minute. Beacons is cooperative (the table wins or loses together): its greedy games
 # seat greedy everywhere, and its goal is lowered so that a good table wins and a random one never.
 PLAN = {
-    "beacons": (2, 3, 6, {"goal": 6}), "crazy_eights": (2, 6, 16, {}), "gin_rummy": (2, 2, 6, {}),
+    "beacons": (2, 3, 6, {"goal": 6}), "crazy_eights": (2, 6, 16, {}), "dominion": (2, 4, 12, {}), "gin_rummy": (2, 2, 6, {}),
     "holdem": (2, 2, 6, {}), "klondike": (1, 2, 10, {}), "laus": (3, 6, 24, {}), "law": (2, 3, 8, {}), "law_first_game": (2, 3, 8, {}),
     "lol": (2, 4, 8, {}), "mad_king": (2, 8, 16, {}), "oh_hell": (3, 6, 24, {}), "slapjack": (2, 3, 8, {}),
     "sushi_go": (2, 6, 12, {}),

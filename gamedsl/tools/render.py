@@ -89,7 +89,8 @@ def _family_key(name: str) -> tuple | None:
 def families_renderables(obs: dict, zones: dict, players) -> list:
     """The shared families of zones as tableaus: a column per zone (headed by its label), its cards
     from the bottom down to the top; families with the same members share one tableau, one above the
-    other in the order declared (Klondike's face-down piles above their face-up runs)."""
+    other in the order declared (Klondike's face-down piles above their face-up runs). Piles seen only
+    by their count and top card (a deck-builder's supply) are a row."""
     groups: dict = {}
     for name, view in zones.items():
         key = _family_key(name)
@@ -100,6 +101,10 @@ def families_renderables(obs: dict, zones: dict, players) -> list:
         tables.setdefault(tuple(m for m, _, _ in members), []).append(members)
     out = []
     for members, families in tables.items():
+        if all(not isinstance(v, list) for fam in families for _, _, v in fam):  # piles seen by count and top: a row
+            out.append(Columns([Text.assemble((f"{label_of(obs, name)}: ", "cyan"), zone_text(v))
+                                for fam in families for _, name, v in fam], padding=(0, 3)))
+            continue
         table = Table(box=None, pad_edge=False, padding=(0, 2, 0, 0), show_edge=False)
         for _, name, _ in families[-1]:
             table.add_column(label_of(obs, name), header_style="bold cyan", no_wrap=True)

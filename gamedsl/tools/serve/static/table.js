@@ -48,6 +48,12 @@ function tableaus(families, into) {
     (byMembers[key] = byMembers[key] || []).push(members);
   }
   for (const group of Object.values(byMembers)) {
+    if (group.every((members) => members.every(([, v]) => !Array.isArray(v)))) {  // piles by count and top: a row
+      for (const members of group) for (const [name, v] of members) {
+        const d = el("div", "zone"); d.append(el("b", "", label(name) + ": "), zoneEl(v)); into.append(d);
+      }
+      continue;
+    }
     const t = el("table", "tableau"), head = el("tr");
     for (const [name] of group[group.length - 1]) head.append(el("th", "", label(name)));
     t.append(head);
