@@ -147,3 +147,30 @@ def test_the_terminal_draws_a_shared_family_as_a_tableau():
     at = lines[head].index("column 2")
     assert [lines[head + 1 + k][at:at + 8].strip() for k in range(3)] == column2
     assert any(line.split() == ["R", "pile", "B", "pile"] for line in lines)
+
+
+def test_tops_of_a_family_reads_every_zone_of_it_and_the_check_knows_whose_they_are():
+    run = gamedsl.load_source(FAMILIES.replace(
+        "setup {", 'setup {\n  say "{count(tops(column))} columns"').replace(
+        "outcome {", 'action peek "peek" { say "{tops(me.row)}" to me }\noutcome {').replace(
+        "choose lay, sort", "choose lay, sort, peek"), "f.game")
+    state = run.new_state(players=2, seed=1)
+    assert [str(entry[2]) for entry in state.log] == ["0 columns"]  # said before the deal: no top card yet
+    state.apply_action(next(a for a in state.legal_actions() if state.action_to_string(a) == "peek"))
+    rows = [state.z[run.prog.zone_by_name[f"row[{k}]"].base][-1] for k in (1, 2)]
+    assert state.observation(0)["log"][-1].endswith(
+        ", ".join(run.card_name(c) for c in rows))  # said to P1, who sees its own row
+    with pytest.raises(gamedsl.SourceError) as info:  # another seat's row is not everyone's to hear
+        gamedsl.load_source(FAMILIES.replace("setup {", 'setup {\n  say "{tops(seat(2).row)}"'), "f.game")
+    assert "is known to" in info.value.format() and "row" in info.value.format()
+
+
+def test_piles_seen_only_by_their_count_are_drawn_as_a_row():
+    from rich.console import Console
+
+    from gamedsl.tools.render import draw_view
+    game = game_of(FAMILIES.replace('zone pile per suit: public, stack "pile"',
+                                    'zone pile per suit: public, stack, shows count "pile"'))
+    console = Console(width=100, record=True)
+    draw_view(console, game.new_state(players=2, seed=1).observation(0))
+    assert any("R pile: 0 cards" in line and "B pile: 0 cards" in line for line in console.export_text().splitlines())

@@ -428,11 +428,12 @@ class Builtins:
         return self._arranged(e, scope, "_first_meld", T.list_of(T.CARD))
 
     def call_tops(self, e, scope):
-        """tops(Z, ...): the top card of each of these zones that is not empty, in order."""
+        """tops(Z, ...): the top card of each of these zones that is not empty, in order (a family of
+        zones, `tops(supply)`, stands for all of its zones)."""
         if not e.args or e.for_var or e.where or e.by:
             self.c.error("'tops' takes zones: tops(discard, discard2)", e.span)
             return _NOPE
-        zones = [self.fn_code(a, scope, T.ZONE) for a in e.args]
+        zones = [code for a in e.args for code in self.family_codes(a, scope) or [self.fn_code(a, scope, T.ZONE)]]
         return f"_tops(s, ({', '.join(zones)},))", T.list_of(T.CARD)
 
     def call_random(self, e, scope):

@@ -51,6 +51,19 @@ class Families:
         c.data[table] = tuple(z.base for z in zones)
         return self.c.module.mark(f"_family({table}, {code}, {name!r}, {first}){offset}", e.span), T.ZONE
 
+    def family_codes(self, e, scope) -> list | None:
+        """The code of every zone of a family written by its name (`supply`, `me.row`), or None."""
+        c = self.c
+        if not isinstance(e, (m.Name, m.Attr)) or e.name not in c.families:
+            return None
+        if isinstance(e, m.Name) and scope.lookup(e.name) is not None:
+            return None
+        zones = c.families[e.name][1]
+        if zones[0].per_player != isinstance(e, m.Attr):
+            return None  # (the zone's own error)
+        owner = f" + ({self.fn_code(e.obj, scope, T.PLAYER)})" if isinstance(e, m.Attr) else ""
+        return [f"{z.base}{owner}" for z in zones]
+
     def call_zone_of(self, e, scope):
         """zone_of(c): the zone card c lies in (a zone: compared with ==, moved to, counted...)."""
         if len(e.args) != 1 or e.for_var or e.where or e.by:

@@ -123,6 +123,8 @@ class Reading:
             return self.param(name, ctx.me)
         if name in c.zone_by_name:
             return self.zone(name, None, PUBLIC, ctx)
+        if name in c.families:  # a family by its name (tops(supply)): as each of its zones
+            return self.zone(c.families[name][1][0].name, None, PUBLIC, ctx)
         return PUBLIC  # options, values, attributes' values
 
     def param(self, name: str, player: Val) -> Val:
@@ -185,6 +187,8 @@ class Reading:
     def ex_attr(self, e, env, ctx):
         obj = self.expr(e.obj, env, ctx)
         c, name = self.c, e.name
+        if name in c.families and c.families[name][1][0].per_player:  # a player's family by its name (tops(me.row))
+            return self.zone(c.families[name][1][0].name, obj, identity(obj), ctx)
         if obj.kind == "player" or (name in c.zone_by_name and c.zone_by_name[name].per_player):
             if name in c.zone_by_name:
                 return self.zone(name, obj, identity(obj), ctx)
