@@ -290,3 +290,19 @@ def test_a_lol_table_on_a_phone(browser, tmp_path):
     diff = ImageChops.difference(now, reference).convert("L").point(lambda v: 255 if v > 40 else 0)
     changed = diff.histogram()[255] / (now.size[0] * now.size[1])  # the share of pixels clearly different
     assert changed < 0.03, f"{changed:.1%} of the page differs from {REFERENCE.name}"
+
+
+def test_klondike_s_columns_are_a_tableau_in_the_browser(browser, tmp_path):
+    """A family of zones is drawn as a tableau: a column per zone, its cards from the bottom down,
+    the face-down count of each column above its face-up run."""
+    with Served(GAMES / "klondike.game", tmp_path / "data") as server:
+        links, _ = _lobby(browser, server.url, 1, ["human"], {}, seed=3)
+        (page,) = _seat_pages(browser, server.url, links)
+        page.wait_for_selector("table.tableau")
+        heads = page.locator("table.tableau").first.locator("th").all_inner_texts()
+        assert heads == [f"column {k}" for k in range(1, 8)]
+        cells = page.locator("table.tableau").first.locator("td").all()
+        assert [cell.locator("div").first.inner_text() for cell in cells] == \
+            ["0 cards"] + [f"{k} card{'s' if k > 1 else ''}" for k in range(1, 7)]
+        assert all(cell.locator(".card").count() == 1 for cell in cells)  # one face-up card under each count
+        page.context.close()
