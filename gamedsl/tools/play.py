@@ -68,7 +68,7 @@ def cmd_play(args) -> int:
     out = stdout()
     opts = ", ".join(f"{k}={game.option_text(k, v)}" for k, v in options.items())
     said = f", seed {seed}" if args.seed is not None else ""
-    say(out, f"{game.name}: {players} players{said}" + (f", options {opts}" if opts else "")
+    say(out, f"{game.name}: {players} player{'s' if players != 1 else ''}{said}" + (f", options {opts}" if opts else "")
          + " — " + ", ".join(f"{game.player_name(k)} {kind}" for k, kind in enumerate(seats)))
     say(out, f"log: {path}", "dim")
     return _run(game, state, seats, agents, writer, out, path, args.verbose)
@@ -124,7 +124,7 @@ def _resume(args) -> int:
         if data.truncated:
             say(out, "(the last line of the log was half-written: it has been dropped)", "dim")
     players = start["players"]
-    say(out, f"{game.name}: resuming after {len(data.moves)} moves — {players} players — "
+    say(out, f"{game.name}: resuming after {len(data.moves)} moves — {players} player{'s' if players != 1 else ''} — "
               + ", ".join(f"{game.player_name(k)} {kind}" for k, kind in enumerate(seats)))
     say(out, f"log: {path}", "dim")
     writer = LogWriter(path, new=False)
