@@ -13,24 +13,8 @@ import time
 
 import gamedsl
 from gamedsl.tools.serve.table import Conn, Settings, Table
+from test_serve_window import TELL  # P1 may shout before each of P2's decisions when `react` is on
 
-# Before each of P2's decisions, P1 may shout when `react` is on: a reaction window asking P1 alone.
-WATCH = '''game "Watch"
-players 2
-option react = true "P1 may shout before P2's turns"
-attribute rank: 1, 2, 3, 4, 5, 6
-cards rank
-zone deck: hidden, stack
-zone hand per player: owner
-zone pile: public, stack
-var current: player
-action play (c in me.hand) { move c to pile }
-action shout "shout" anytime if react and me == seat(1) and current != me { say "shout!" }
-setup { shuffle deck  deal 3 from deck to hand  current = seat(1) }
-round { turn current { choose play }  current = next(current) }
-end game when count(pile) == 6
-outcome { for each p in players { win p } }
-'''
 PACE = 0.2
 
 
@@ -66,8 +50,8 @@ def _play(tmp_path, react: bool, think: float, early: bool = False):
     """P1 a bot, P2 a person who plays their first card as soon as their turn shows. Returns P2's
     frames (time, frame), per move of P2 the seconds from sending it to being shown the next turn,
     the table and the pool."""
-    path = tmp_path / "watch.game"
-    path.write_text(WATCH, encoding="utf-8")
+    path = tmp_path / "tell.game"
+    path.write_text(TELL, encoding="utf-8")
     game = gamedsl.load_game(path)
     options = {"react": react}
     state = game.new_state(players=2, seed=3, options=options)

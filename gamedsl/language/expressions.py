@@ -14,9 +14,10 @@ from .builtins import Builtins, _BARE, _NOPE
 from .calls import Calls
 from .context import Context, Scope
 from .families import Families
+from .patterncalls import PatternCalls
 from .program import MAX_SEATS
 
-class ExpressionCompiler(Calls, Builtins, Families):
+class ExpressionCompiler(Calls, Builtins, PatternCalls, Families):
     """One ex_* method per expression node (calls and defs are in Calls, the built-in calls, call_*,
     in Builtins)."""
 

@@ -403,7 +403,7 @@ def cmd_verify(args) -> int:
         found = verify.minimal_failure(game, n, args.examples, args.max_moves, args.seed, options, bots=args.bots,
                                        thorough=args.thorough)
         if found is None:
-            print(f"{args.file}, {n} players{shown}: {args.examples} games, every invariant holds")
+            print(f"{args.file}, {n} player{'s' if n != 1 else ''}{shown}: {args.examples} games, every invariant holds")
             continue
         failed = True
         run, error = found
@@ -414,7 +414,7 @@ def cmd_verify(args) -> int:
         elif getattr(error, "is_located", False):
             print(f"{error}\n  in a {n}-player game", file=sys.stderr)
         else:
-            print(f"{args.file}, {n} players: {error}", file=sys.stderr)
+            print(f"{args.file}, {n} player{'s' if n != 1 else ''}: {error}", file=sys.stderr)
         moves = f"{len(run.texts)} move{'' if len(run.texts) == 1 else 's'}"
         print(f"  the smallest failing game found: seed {run.seed}, {moves}: "
               + ("; ".join(run.texts) or "(none: the start already fails)"), file=sys.stderr)
