@@ -175,7 +175,9 @@ def textmate_keywords() -> dict[str, set[str]]:
         for rule in rules:
             words = alternatives(rule["match"]) | set(re.findall(r"\\b([a-z_]+)\\b", rule["match"]))
             words |= {w for found in re.findall(r"\^\(?([a-z_|]+)\)", rule["match"]) for w in found.split("|")}
-            out.setdefault(rule["name"] if group == "keyword" else group, set()).update(words)
+            words |= set(re.findall(r"\(([a-z_]+)\)", rule["match"]))  # a phrase's words: \b(any)\s+(number)
+            scope = rule["name"] if "name" in rule else rule["captures"]["1"]["name"]
+            out.setdefault(scope if group == "keyword" else group, set()).update(words)
     return out
 
 

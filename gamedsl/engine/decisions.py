@@ -267,12 +267,17 @@ class Decisions:
         text = self.action_to_string(action)
         who = self.game.player_name(player)
         if act not in actions:
-            offered = ", ".join(dict.fromkeys(a.label for a in actions))
+            offered = ", ".join(dict.fromkeys(a.title for a in actions))
             return -2, f"'{text}' is not possible now: {who} must choose: {offered}"
         prev, self.me = self.me, player
         try:
             env = [None] * act.nlocals
-            if act.domain is not None:
+            if act.params:  # several choices: each in its domain, worked out with those before it
+                for k, ((_, typ, _, domain, where), value) in enumerate(zip(act.params, self.game.args[action])):
+                    if value not in tuple(domain(self, env)):
+                        return -1, f"'{text}' is not possible: {self.game.value_name(typ, value)} is not in {where}"
+                    env[k] = value
+            elif act.domain is not None:
                 env[0] = arg
                 if arg not in tuple(act.domain(self, env)):
                     where = self.game.domain_text(act)

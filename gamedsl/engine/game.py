@@ -37,8 +37,18 @@ class Game(View):
         self.text = prog.text
         self.name = prog.name
         self.min_players, self.max_players = prog.min_players, prog.max_players
-        self.decoded = []  # move id -> (action, its argument)
+        self.decoded = []  # move id -> (action, its argument: the card it names, else its first choice)
+        self.args = {}  # a move of several choices: its id -> the value of each choice
         for act in prog.actions:
+            if act.params:
+                names = [name for name, *_ in act.params]
+                named = names.index(next(n for n, t, *_ in act.params if t == act.param_type))
+                strides = [stride for _, _, stride, *_ in act.params]
+                sizes = [above // stride for above, stride in zip([act.size] + strides, strides)]
+                for k in range(act.size):
+                    self.args[act.first_id + k] = values = tuple(k // st % n for st, n in zip(strides, sizes))
+                    self.decoded.append((act, values[named]))
+                continue
             for k in range(act.size):
                 self.decoded.append((act, k))
         self.matcher = Matcher(prog.card_attrs) if prog.patterns else None
@@ -176,23 +186,41 @@ class Game(View):
         return f"P{player + 1}"
 
     def arg_name(self, act, arg) -> str:
-        t = act.param_type
-        if t == T.CARD:
-            return self.card_name(arg)
-        if t == T.PLAYER:
-            return self.player_name(arg)
-        if t and T.is_value(t):
-            attr = t[6:]
+        return self.value_name(act.param_type, arg)
+
+    def value_name(self, typ: str, value) -> str:
+        """A choice's value in words: a card's name, a player's, a value's, a number."""
+        if typ == T.CARD:
+            return self.card_name(value)
+        if typ == T.PLAYER:
+            return self.player_name(value)
+        if typ and T.is_value(typ):
+            attr = typ[6:]
             for name, values, symbols in self.prog.attributes:
                 if name == attr:
-                    return values[arg]
-        return str(arg)
+                    return values[value]
+        return str(value)
 
     def _action_string(self, action: int) -> str:
         act, arg = self.decoded[action]
+        if act.params:
+            return self.move_words(action)
         if act.domain is None:
             return act.label
         return f"{act.label} {self.arg_name(act, arg)}"
+
+    def move_words(self, action: int, hidden: dict | None = None) -> str:
+        """The text of a move of several choices: its label with each choice's value in place of
+        `{name}`, or after it; `hidden` gives the words for the choices a reader does not see, by type."""
+        act = self.decoded[action][0]
+        text, tail = act.label, []
+        for (name, typ, *_), value in zip(act.params, self.args[action]):
+            word = hidden[typ] if hidden and typ in hidden else self.value_name(typ, value)
+            if "{" + name + "}" in text:
+                text = text.replace("{" + name + "}", word)
+            else:
+                tail.append(word)
+        return " ".join([text] + tail)
 
     def action_to_string(self, action: int) -> str:
         return self._strings[action]
@@ -356,6 +384,14 @@ class Game(View):
             return True
         if act.domain is None:
             return want in (_norm(act.name), _norm(act.name.replace("_", "")))
+        if act.params:  # several choices: the text, its card spelt any way
+            if act.param_type != T.CARD:
+                return False
+            before, after = (_norm(part) for part in self.move_words(action, {T.CARD: "\0"}).split("\0"))
+            rest = want[len(before):len(want) - len(after)] if want.startswith(before) and want.endswith(after) \
+                and len(want) > len(before) + len(after) else None
+            card = self._card_aliases.get(rest)
+            return card is not None and self.card_name(card) == self.card_name(arg)
         rest = want
         for prefix in (_norm(act.label), _norm(act.name), _norm(act.name.replace("_", ""))):  # or "play_two 5 red"
             if want.startswith(prefix):

@@ -51,7 +51,7 @@ class State(Flow, Decisions, Cards, Checks):
                  "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "simple", "steps", "skips",
                  "checking", "move_limit", "known", "told", "out", "alive", "window", "times", "window_start", "late",
                  "last_actor", "hbase", "passes", "ver", "pcache", "pver", "wv", "specs", "watched", "arrivals", "saw", "ranked_by",
-                 "shared", "quiet", "seed", "chances", "script", "first", "watcher")
+                 "shared", "quiet", "seed", "chances", "script", "first", "watcher", "stopped")
 
     @_rules_run
     def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=(),
@@ -89,6 +89,7 @@ class State(Flow, Decisions, Cards, Checks):
             self.arrivals = {inst: [0] * prog.card_count() for inst in game.zone_instances(track, players)}
             self.move_hooks = True
         self.steps = self.skips = 0
+        self.stopped = False
         self.checking = check_invariants  # check the game's declared invariants as it runs
         self.move_limit = prog.move_limit
         self.fixed_random = list(fixed_random)
@@ -206,7 +207,10 @@ class State(Flow, Decisions, Cards, Checks):
                 else:  # start_action, inlined: every move goes this way
                     env = [None] * act.nlocals
                     if act.domain is not None:
-                        env[0] = arg
+                        if act.params:  # several choices
+                            env[:len(act.params)] = self.game.args[action]
+                        else:
+                            env[0] = arg
                     prev = self.me
                     self.me = self.last_actor = player
                     # What others saw of the move: always the newest entry of card_moves (every
@@ -264,7 +268,10 @@ class State(Flow, Decisions, Cards, Checks):
                     stack.append([t.entry, env, [], restore_me, self.me])
         env = [None] * act.nlocals
         if act.domain is not None:
-            env[0] = arg
+            if act.params:  # several choices
+                env[:len(act.params)] = self.game.args[action]
+            else:
+                env[0] = arg
         if act.param_type == "card":
             card = arg
             src = self.loc[card]
@@ -420,6 +427,7 @@ class State(Flow, Decisions, Cards, Checks):
         other.terminal, other.limit_hit = self.terminal, self.limit_hit
         other.fired = []
         other.move_hooks, other.steps, other.skips = "move" in self.prog.triggers, 0, 0
+        other.stopped = False  # (set by the move "done", read at once: never so at a decision)
         other.arrivals = None  # a copy's moves (a bot looking ahead) are not the game's
         other.checking, other.move_limit = self.checking, self.move_limit
         other.fixed_random = self.fixed_random[:]

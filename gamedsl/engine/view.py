@@ -336,9 +336,17 @@ class View:
         else:  # as they showed at the time
             seen = saw[0] >> observer & 1 or (self.sees(state, dst, observer, dst_top) if saw[1] is None
                                               else saw[1] >> observer & 1)
-        if act.name in self.prog.hidden_params and player != observer:  # a bid written face down
+        shown = player == observer or seen or (src < 0 and (act.param_type != T.CARD or state.sees_card(observer, card)))
+        if act.params and player != observer and (act.name in self.prog.hidden_params or not shown):
+            # several choices: those the reader does not see in words ("move a card to column 2")
+            hidden = {typ: _a(typ) for _, typ, *_ in act.params
+                      if typ != T.CARD and act.name in self.prog.hidden_params}
+            if not shown:
+                hidden[T.CARD] = "a card"
+            text = self.move_words(action, hidden)
+        elif act.name in self.prog.hidden_params and player != observer:  # a bid written face down
             text = f"{act.label} {_a(act.param_type)}"
-        elif player == observer or seen or (src < 0 and (act.param_type != T.CARD or state.sees_card(observer, card))):
+        elif shown:
             # (src < 0: the move has not moved its card, an answer waiting or too late: it is where it was)
             text = self._strings[action]
         else:
@@ -370,7 +378,7 @@ class View:
         """Moves in the order to show them: by action, then by card (suit, then rank)."""
         def key(a):
             act, arg = self.decoded[a]
-            return (act.first_id, self._sort_keys[arg] if act.param_type == T.CARD else (arg,))
+            return (act.first_id, self._sort_keys[arg] if act.param_type == T.CARD else (arg,), a)
         return sorted(actions, key=key)
 
     def cards_seen(self, state: State, instance: int, player: int, placed: bool = False) -> list[int]:

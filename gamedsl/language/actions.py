@@ -8,12 +8,14 @@ from . import model as m
 from . import types as T
 from .bounds import MOST_NUMBERS, Bounds
 from .context import Context, Scope
+from .flow import DONE
 from .codegen import unmarked
 from . import tables
 from .program import MAX_SEATS, Action
 from .tables import table_reads, table_safe
 
 NO_REACTION = "no reaction"  # the move that lets a reaction window pass
+MOST_COMBINATIONS = 20000  # the most moves one action of several choices may have
 
 
 # What a condition's code may hold and still never fail: card tables read at a bound card (the
@@ -99,7 +101,9 @@ class Actions:
             scope = Scope()
             self.decls[a.name] = (a, scope)
             domain = None
-            if a.param is not None:
+            if a.more or (a.param is not None and "{" in label):  # several choices, or one named in the label
+                domain = self.several(a, act, scope)
+            elif a.param is not None:
                 domain = self.domain(a, act, scope)
             conds = []
             self.x.hoist = []
@@ -123,30 +127,74 @@ class Actions:
 
     def domain(self, a: m.ActionDecl, act: Action, scope: Scope) -> str:
         """An action's choices (`(c in me.hand)`): its size in move ids, its domain function; returns its code."""
-        c = self.c
-        dcode, elem = self.x.domain(a.domain, scope)
-        act.param_type = elem
-        if elem == T.CARD:
-            act.size = c.ncards
-            self.facing_away(a)
-        elif elem == T.PLAYER:
-            act.size = MAX_SEATS
-        elif T.is_value(elem):
-            act.size = len(c.attr_list[c.attr_index[elem[6:]]][1])
-        elif elem == T.NUM:
-            most = self.most_number(a, scope)
-            act.size = most + 1
-            dcode = c.module.mark(f"_numbers({dcode}, {most})", a.domain.span)
-        else:
-            c.error("a move's choices must be cards, players, card values or numbers", a.domain.span)
-        scope.local(a.param, elem)  # e[0]
-        act.domain = c.module.expression(f"dom_{a.name}", dcode, a.domain.span)
-        act.domain_text = c.source_of(a.domain.span) or "the choices"
+        dcode, act.param_type, act.size = self.choices(a.param, a.domain, scope)
+        act.domain = self.c.module.expression(f"dom_{a.name}", dcode, a.domain.span)
+        act.domain_text = self.c.source_of(a.domain.span) or "the choices"
         return dcode
 
-    def facing_away(self, a: m.ActionDecl):
+    def choices(self, name: str, domain: m.Expr, scope: Scope) -> tuple[str, str, int]:
+        """One choice of a move (`c in me.hand`): (its domain's code, the type of its elements, how
+        many move ids it takes); its name is then a local of the action's scope (e[0], e[1]...)."""
+        c = self.c
+        dcode, elem = self.x.domain(domain, scope)
+        size = 1
+        if elem == T.CARD:
+            size = c.ncards
+            self.facing_away(domain)
+        elif elem == T.PLAYER:
+            size = MAX_SEATS
+        elif T.is_value(elem):
+            size = len(c.attr_list[c.attr_index[elem[6:]]][1])
+        elif elem == T.NUM:
+            most = self.most_number(domain, scope)
+            size = most + 1
+            dcode = c.module.mark(f"_numbers({dcode}, {most})", domain.span)
+        else:
+            c.error("a move's choices must be cards, players, card values or numbers", domain.span)
+        scope.local(name, elem)
+        return dcode, elem, size
+
+    def several(self, a: m.ActionDecl, act: Action, scope: Scope) -> list:
+        """A move of several choices (`(c in me.hand, k in 1..7)`): one move id per combination of
+        their values, the first choice's the most significant; returns the domains' code. Each
+        domain may read the choices before it. At most one choice is a card (the card the move names)."""
+        c = self.c
+        given = ((a.param, a.domain),) + a.more
+        found = []
+        for name, domain in given:
+            if any(name == other for other, *_ in found):
+                c.error(f"the move already has a choice named '{name}'", domain.span)
+            dcode, elem, size = self.choices(name, domain, scope)
+            found.append((name, dcode, elem, size, domain))
+        cards = [f for f in found if f[2] == T.CARD]
+        for extra in cards[1:]:
+            c.error("a move names at most one card", extra[4].span,
+                    "choose the other card in a move of its own, asked in this move's rules (choose ...)")
+        total = 1
+        for f in found:
+            total *= f[3]
+        if total > MOST_COMBINATIONS:
+            c.error(f"these choices make {total} moves: at most {MOST_COMBINATIONS} combinations can be moves",
+                    a.domain.span, "bound the numbers' ranges, or choose in two moves (choose ... in the rules)")
+            total = 1
+        act.size, stride, params = total, total, []
+        for name, dcode, elem, size, domain in found:
+            stride //= size
+            text = c.source_of(domain.span) or "the choices"
+            params.append((name, elem, stride, c.module.expression(f"dom_{a.name}_{name}", dcode, domain.span), text))
+        act.params = tuple(params)
+        for name in re.findall(r"\{(\w*)\}", act.label):
+            if name not in (p[0] for p in params):
+                c.error(f"the label names '{{{name}}}', which is not one of the move's choices "
+                        f"({', '.join(p[0] for p in params)})", a.span,
+                        "a label shows a choice's value where it names it in braces: \"put {c} on column {k}\"")
+        first = cards[0] if cards else found[0]
+        act.param_type = first[2]
+        act.domain, act.domain_text = act.params[found.index(first)][3], act.params[found.index(first)][4]
+        return [f[1] for f in found]
+
+    def facing_away(self, d: m.Expr):
         """A move that names a card of the mover's own `others` zone would show its owner the card: refused."""
-        d = a.domain
         zone = self.c.zone_by_name.get(d.name) if isinstance(d, m.Attr) and isinstance(d.obj, m.Name) \
             and d.obj.name == "me" else None
         if zone is not None and zone.visibility == "others":
@@ -154,21 +202,21 @@ class Actions:
                          f"see it ('{d.name}' is 'others')", d.span,
                          f"choose the card by its place: (n in 1..count(me.{d.name})), then nth(me.{d.name}, n, bottom)")
 
-    def most_number(self, a: m.ActionDecl, scope: Scope) -> int:
+    def most_number(self, domain: m.Expr, scope: Scope) -> int:
         """The largest number a numbered move may be (its move ids are 0 to that): known from the
         domain's form, or an error that says how to bound it."""
-        low, high = Bounds(self.x, scope).domain(a.domain)
+        low, high = Bounds(self.x, scope).domain(domain)
         if low is not None and low < 0:
-            self.c.error(f"a move's number cannot be negative: this range may start at {low}", a.domain.span,
+            self.c.error(f"a move's number cannot be negative: this range may start at {low}", domain.span,
                          "moves are numbered from 0: shift the range, and the number in the action's rules")
         if high is None:
-            self.c.error("cannot tell the largest number of these moves before the game starts", a.domain.span,
+            self.c.error("cannot tell the largest number of these moves before the game starts", domain.span,
                          "each number is a move of its own: bound the range by a number, an option's value does "
                          "not count (write min(EXPR, 20)); count(...) of cards is at most the game's cards")
             return 0
         if high > MOST_NUMBERS - 1:
             self.c.error(f"these moves may go up to {high}: at most {MOST_NUMBERS - 1} numbers can be moves",
-                         a.domain.span, "bound the range: min(EXPR, 100)")
+                         domain.span, "bound the range: min(EXPR, 100)")
             return 0
         return max(high, 0)
 
@@ -195,6 +243,20 @@ class Actions:
             return reactions, act, check, legal
         return reactions, None, check, legal
 
+    def done(self):
+        """The move "done" that stops a repeated choice (`choose up to N of`, `any number of`), in a
+        game that has one: offered after the moves of the choice, when there is one."""
+        if not any(isinstance(st, m.Choose) and st.repeated for st in m.walk(list(self.c.gm.decls))):
+            return
+        label = "done" if all(a.label != "done" for a in self.actions) else "stop choosing"
+        act = Action(DONE, label, self.ids, 1, None, Span())
+        act.legal = self.c.module.function("legal_done", "s, out", [
+            ("    if out:", None), (f"        out.append({self.ids})", None)], Span())
+        act.run = self.c.module.function("run_done", "s, e", [("    s.stopped = True", None)], Span())
+        self.actions.append(act)
+        self.c.action_by_name[DONE] = act
+        self.ids += 1
+
     def legal_fn(self, act: Action, domain_code, conds: list, scope: Scope) -> str:
         """The generated function that appends an action's legal move ids to a list (`legal_NAME(s,
         out)`; for an anytime action also `some_NAME(s)`: whether it has one); returns its name.
@@ -219,6 +281,8 @@ class Actions:
         lines = [("    pass", act.span)] + init
         fail = fail or ("return False" if some else "return")
         none = f"        {fail}"
+        if act.params:
+            return lines + self.several_lines(act, domain_code, conds, some, fail)
         if domain_code is None:
             test = " and ".join("(" + " or ".join(parts) + ")" for parts in conds) or "True"
             if some:
@@ -276,6 +340,37 @@ class Actions:
             lines += prelude + [("    if _t is not None:", None)] + [("    " + _indent(text), span) for text, span in body]
         # (a loop, not a list comprehension: fewer calls, but 4% slower for hands of a few cards)
         return lines + [("    for x in dom:", None), *self.test_lines(tests, then), *tail]
+
+    def several_lines(self, act: Action, domains: list, conds: list, some: bool, fail: str) -> list:
+        """The loops of a move of several choices: one per choice, nested, each domain worked out
+        with the choices before it known (e[0], e[1]...); a condition is tested in the innermost
+        loop whose choices it reads. Identical copies of its card give one move per kind and zone."""
+        n = len(domains)
+        placed: list[list] = [[] for _ in range(n + 1)]  # the tests placed at each depth
+        for parts in conds:
+            reads = [k for k in range(n) if any(f"e[{k}]" in p for p in parts)]
+            placed[max(reads) + 1 if reads else 0].append("(" + " or ".join(parts) + ")")
+        lines, ind = [(f"    e = [None] * {n}", None)], "    "
+        if placed[0]:
+            lines += [(f"    if not ({' and '.join(placed[0])}):", None), (f"        {fail}", None)]
+        card = next((k for k, p in enumerate(act.params) if p[1] == T.CARD), None)
+        twins = card is not None and self.c.has_twins and not some
+        if twins:
+            lines.append(("    seen = set()", None))
+        for k, dcode in enumerate(domains):
+            lines += [(f"{ind}for _x{k} in {dcode}:", None), (f"{ind}    e[{k}] = _x{k}", None)]
+            ind += "    "
+            if placed[k + 1]:
+                lines += [(f"{ind}if not ({' and '.join(placed[k + 1])}):", None), (f"{ind}    continue", None)]
+        move = f"{act.first_id} + " + " + ".join(f"_x{k} * {p[2]}" for k, p in enumerate(act.params))
+        if some:
+            return lines + [(f"{ind}return True", None), (f"    {fail}", None)]
+        if twins:
+            rest = ", ".join(f"_x{k}" for k in range(n) if k != card)
+            return lines + [(f"{ind}_k = (_twin[_x{card}], s.loc[_x{card}], {rest})", None),
+                            (f"{ind}if _k not in seen:", None), (f"{ind}    seen.add(_k)", None),
+                            (f"{ind}    out.append({move})", None)]
+        return lines + [(f"{ind}out.append({move})", None)]
 
     def table(self, tests: list, some: bool = False) -> tuple[list, list] | None:
         """The tests of a legal-move loop that read only the candidate's fixed properties (its

@@ -78,8 +78,16 @@ class _Statements(Transformer):
         return m.Turn(span=_s(meta), player=c[0], body=c[1])
 
     def choose_stmt(self, meta, c):
-        names = tuple((str(t), _tok(t)) for t in c[:-1])
-        return m.Choose(span=_s(meta), actions=names, by=c[-1])
+        count = c[0]
+        names = tuple((str(t), _tok(t)) for t in c[1:-1])
+        return m.Choose(span=_s(meta), actions=names, by=c[-1], up_to=count[0] if count else None,
+                        repeated=count is not None)
+
+    def choose_up_to(self, meta, c):
+        return (c[0],)
+
+    def choose_any(self, meta, c):
+        return (None,)
 
     def end_turn(self, meta, c):
         return m.End(span=_s(meta), what="turn")
@@ -407,6 +415,7 @@ class Builder(_Statements, _Expressions):
         return m.ActionDecl(
             span=_tok(name), name=str(name), label=label[1:-1] if label else None,
             param=param[0] if param else None, domain=param[1] if param else None,
+            more=tuple(zip(param[2::2], param[3::2])) if param else (),
             requires=requires, body=c[-1], anytime="anytime" in flags, spoken="spoken" in flags)
 
     def anytime(self, meta, c):
@@ -416,7 +425,7 @@ class Builder(_Statements, _Expressions):
         return "spoken"
 
     def action_param(self, meta, c):
-        return (str(c[0]), c[1])
+        return tuple(str(x) if k % 2 == 0 else x for k, x in enumerate(c))
 
     def requirement(self, meta, c):
         return m.Requirement(span=_s(meta), cond=c[0], message=c[1][1:-1] if c[1] else None)

@@ -52,6 +52,7 @@ class Compiler:
         self.rules.var_initializers()
         self.actions.headers()
         reactions, no_reaction, reaction_check, reaction_legal = self.actions.reactions()
+        self.actions.done()
         flows = self.flows()
         self.actions.bodies()
         self.rules.compile_triggers()

@@ -20,6 +20,8 @@ from .blocks import fuse
 from .context import Context, Scope
 from .straight import STEP_LIMIT, Straight, rotated
 
+DONE = "(done)"  # the move that stops a repeated choice (actions.py makes it)
+
 
 class Out:
     """Where code goes now: a block (a list of lines), at an indentation; closed once it returned."""
@@ -136,8 +138,9 @@ class FlowCompiler(Straight):
                 ended = st.what
         return out
 
-    def offered(self, st) -> str:
-        """The actions a choose or race names, as the name of a tuple of the module (linked to actions)."""
+    def offered(self, st, done: bool = False) -> str:
+        """The actions a choose or race names, as the name of a tuple of the module (linked to actions);
+        `done`: and the move that stops a repeated choice, last (offered when another move is)."""
         c = self.c
         if c.in_outcome:
             c.error("the outcome cannot ask for a move", st.span)
@@ -148,18 +151,29 @@ class FlowCompiler(Straight):
                 continue
             c.offered.add(name)
             names.append(name)
-        key = tuple(names)
+        key = tuple(names) + ((DONE,) if done else ())
         if key not in self.act_sets:
             self.act_sets[key] = f"ACTS_{len(self.act_sets)}"
             self.act_names[self.act_sets[key]] = key
         return self.act_sets[key]
 
-    def low_choose(self, st: m.Choose, scope, out: Out) -> Out:
-        acts = self.offered(st)
+    def low_choose(self, st: m.Choose, scope, out: Out, skipped: str | None = None) -> Out:
+        """A decision: the game waits for the player to pick one of the legal moves of the actions
+        named; with none legal, it goes on (to `skipped`, when given, else to what follows)."""
+        if st.repeated and skipped is None:
+            return self.repeated_choose(st, scope, out)
+        acts = self.offered(st, done=st.repeated)
         by = self.x.fn_code(st.by, scope, T.PLAYER) if st.by is not None else "s.me"
         kind = self.unit.kind
         if st.by is not None or (self.c.reactions and kind not in ("round", "setup", "action")):
-            return self.wait(out, f"s.ask({by}, {acts})", st.span)
+            if skipped is None:
+                return self.wait(out, f"s.ask({by}, {acts})", st.span)
+            rest = self.new_block()
+            self.put(out, f"if s.ask({by}, {acts}):", st.span)
+            self.put(out, f"fr[0] = {rest.name}", st.span, 1)
+            self.put(out, "return None", st.span, 1)
+            self.jump(out, skipped, st.span)
+            return rest
         # State.ask, inlined: the legal moves are listed here. A reaction window may come first,
         # unless there are no anytime moves or the player is making a move (an action's body:
         # State.ask's in_move); in the round or the setup no move is being made.
@@ -179,8 +193,31 @@ class FlowCompiler(Straight):
         self.put(out, f"fr[0] = {rest.name}", st.span, 1)
         self.put(out, "return None", st.span, 1)
         self.put(out, "s.skipped()", st.span)
-        self.jump(out, rest.name, st.span)
+        self.jump(out, skipped or rest.name, st.span)
         return rest
+
+    def repeated_choose(self, st: m.Choose, scope, out: Out) -> Out:
+        """`choose up to N of a, b` / `choose any number of a, b`: the decision again and again, with
+        a move "done" besides, until N moves are made, "done" is chosen or no move is legal."""
+        left, mark = scope.slot("", T.NUM), scope.slot("", T.NUM)
+        if st.up_to is not None:
+            self.put(out, f"{left} = {self.x.fn_code(st.up_to, scope, T.NUM)}", st.up_to.span)
+        head = self.new_block()
+        after = self.c.module.fresh(self.unit.prefix)
+        self.unit.blocks[after] = []
+        self.jump(out, head.name, st.span)
+        if st.up_to is not None:
+            self.put(head, f"if {left} <= 0:", st.span)
+            self.put(head, f"return {after}", st.span, 1)
+        self.put(head, f"{mark} = s.moves", st.span)
+        rest = self.low_choose(st, scope, head, skipped=after)
+        self.put(rest, "if s.stopped or s.moves == " + mark + ":  # done, or nothing was left to choose", st.span)
+        self.put(rest, "s.stopped = False", st.span, 1)
+        self.put(rest, f"return {after}", st.span, 1)
+        if st.up_to is not None:
+            self.put(rest, f"{left} -= 1", st.span)
+        self.jump(rest, head.name, st.span)
+        return Out(after, self.unit.blocks[after])
 
     def low_race(self, st: m.Race, scope, out: Out) -> Out:
         """Every listed player answers at once with one of the actions, unseen by the others; the

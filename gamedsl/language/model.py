@@ -203,6 +203,8 @@ class Turn(Stmt):
 class Choose(Stmt):
     actions: tuple  # ((name, span), ...)
     by: Expr | None = None
+    up_to: Expr | None = None  # `choose up to N of ...`: at most N moves, one at a time, until "done"
+    repeated: bool = False  # `up to N of` or `any number of`
 
 
 @node
@@ -414,6 +416,7 @@ class ActionDecl(Decl):
     body: tuple
     anytime: bool = False  # may be made out of turn, in the reaction window before a decision
     spoken: bool = False  # said aloud: fires 'on speech' triggers
+    more: tuple = ()  # the choices after the first: ((name, domain), ...)
 
 
 @node

@@ -7,6 +7,8 @@ in those places; until then a Program can be stored and loaded again (language/c
 """
 from __future__ import annotations
 
+import re
+
 import attrs
 
 from ..errors import Span
@@ -112,6 +114,14 @@ class Action:
     spoken: bool = False  # said aloud: making it fires the 'speech' triggers
     domain_text: str = "the choices"  # the choices as the file writes them (for messages)
     step: int = -1  # an ordered step's number (a labelled turn or round trigger); -1 for an action
+    # a move of several choices: per choice (name, type, stride in move ids, domain fn, domain text);
+    # `domain` and `param_type` are then those of the card it names, or else of its first choice
+    params: tuple = ()
+
+    @property
+    def title(self) -> str:
+        """The label as a list of actions shows it: a choice's place in it as '…' ("put … on column …")."""
+        return re.sub(r"\{\w+\}", "…", self.label) if self.params else self.label
 
 
 @attrs.define(eq=False)

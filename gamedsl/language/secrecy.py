@@ -178,24 +178,24 @@ class Secrecy(Reading):
         ctx = Ctx(me, acting=True)
         env: dict = {}
         what = f"'{a.name}'"
-        if a.param is not None and a.domain is not None:
-            domain = self.use(a.domain, env, ctx)
-            self.sink(size(domain), only(ME), a.domain,
+        for param, dom in ((a.param, a.domain),) + a.more if a.param is not None else ():
+            domain = self.use(dom, env, ctx)
+            self.sink(size(domain), only(ME), dom,
                       f"the choices of {what} are seen by the player moving")
             elem = domain.elem or PUBLIC
             if elem.kind == "card":
-                elem = self.offered(a, elem, env, ctx)
-                self.sink(elem, only(ME), a.domain, f"the cards {what} offers are seen by the player moving", ctx)
-                env[a.param] = self.bound(elem, ("param", a.name))
+                elem = self.offered(a, param, elem, env, ctx)
+                self.sink(elem, only(ME), dom, f"the cards {what} offers are seen by the player moving", ctx)
+                env[param] = self.bound(elem, ("param", a.name))
             else:
                 secret = a.name not in self.public_params
                 aud = only(ME) if secret else EVERYONE
-                env[a.param] = attrs.evolve(elem, aud=aud.meet(elem.aud), why="", src=frozenset((a.name,))
-                                            if secret else frozenset())
+                env[param] = attrs.evolve(elem, aud=aud.meet(elem.aud), why="", src=frozenset((a.name,))
+                                          if secret else frozenset())
                 if elem.kind == "player":
-                    env[a.param] = attrs.evolve(env[a.param], seat=Seat.at(a.param, a.span))
-                    if self._others(a.domain):
-                        ctx.distinct |= {frozenset((env[a.param].seat, ME))}
+                    env[param] = attrs.evolve(env[param], seat=Seat.at(param, a.span))
+                    if self._others(dom):
+                        ctx.distinct |= {frozenset((env[param].seat, ME))}
         for r in a.requires:
             for part in _conjuncts(r.cond):
                 cond = self.use(part, env, ctx, own=a.name)
@@ -223,12 +223,12 @@ class Secrecy(Reading):
             self.learn(part, env, inner)
         return out, inner
 
-    def offered(self, a: m.ActionDecl, elem: Val, env, ctx) -> Val:
+    def offered(self, a: m.ActionDecl, param: str, elem: Val, env, ctx) -> Val:
         """A move's card, as far as its conditions place it: `if c in laws` offers only cards of laws."""
         for r in a.requires:
             for cond in _conjuncts(r.cond):
                 if isinstance(cond, m.Member) and not cond.negated and isinstance(cond.item, m.Name) \
-                        and cond.item.name == a.param and not isinstance(cond.collection, m.ListExpr):
+                        and cond.item.name == param and not isinstance(cond.collection, m.ListExpr):
                     zone = self.expr(cond.collection, env, ctx)
                     if isinstance(cond.collection, m.Name) and cond.collection.name in self.c.zone_by_name:
                         z = self.c.zone_by_name[cond.collection.name]
@@ -240,8 +240,14 @@ class Secrecy(Reading):
         return elem
 
     def _non_card_param(self, a: m.ActionDecl) -> bool:
-        domain = self.expr(a.domain, {}, Ctx(Val(kind="player", seat=ME), acting=True))
-        return (domain.elem or PUBLIC).kind != "card"
+        """Whether a move has a choice that is not a card (a number, a player, a value)."""
+        ctx, env = Ctx(Val(kind="player", seat=ME), acting=True), {}
+        for param, dom in ((a.param, a.domain),) + a.more:
+            elem = self.expr(dom, env, ctx).elem or PUBLIC
+            env[param] = elem
+            if elem.kind != "card":
+                return True
+        return False
 
     def _others(self, e) -> bool:
         return isinstance(e, m.Name) and e.name == "others"

@@ -326,6 +326,10 @@ class _Locals:
                 inner = self.bind(env, self.find(x.param, Span(x.span.line, x.span.end_column, x.span.line,
                                                                x.span.end_column, x.span.file),
                                                  f"what action {x.name} chooses", r"\("), _extent(x))
+            for name, domain in x.more:  # a further choice: written after the domain before it, and a comma
+                self.visit(domain, inner)
+                before = Span(x.span.line, x.span.end_column, x.span.line, x.span.end_column, x.span.file)
+                inner = self.bind(inner, self.find(name, before, f"what action {x.name} chooses", r","), _extent(x))
             return self.visit((x.requires, x.body), inner)
         if isinstance(x, m.TriggerDecl):
             inner = self.bind(env, self.find(x.event.var, x.event.span, f"the card or player of 'on {x.event.kind}'")
@@ -490,6 +494,7 @@ def local_names(gm: m.GameModel) -> set[str]:
             out.update(x.params)
         elif isinstance(x, m.ActionDecl) and x.param:
             out.add(x.param)
+            out.update(name for name, _ in x.more)
         elif isinstance(x, m.Let):
             out.add(x.name)
         elif isinstance(x, (m.ForEach, m.Places)) or (isinstance(x, m.Event) and x.var):
@@ -601,7 +606,8 @@ def describe(gm: m.GameModel, d: Declared) -> str:
     elif isinstance(x, m.ActionDecl):
         head = f"action `{x.name}`" + (f' "{x.label}"' if x.label else "")
         if x.param:
-            head += f", choosing `{x.param}` in `{src(x.domain)}`"
+            head += ", choosing " + ", ".join(f"`{name}` in `{src(domain)}`"
+                                              for name, domain in ((x.param, x.domain),) + x.more)
         extra = [w for w, on in (("anytime", x.anytime), ("spoken", x.spoken)) if on]
         if extra:
             head += f" ({', '.join(extra)})"

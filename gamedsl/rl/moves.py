@@ -30,11 +30,13 @@ class MoveIds:
         decoded, loc, twins = self.game.decoded, state.loc, self.game.prog.twins
         for a in legal:
             act, arg = decoded[a]
-            if act.param_type == T.CARD:
-                groups.setdefault((act.first_id, twins[arg]), []).append((loc[arg], a))
+            if act.param_type == T.CARD:  # (a move of several choices: its card's stride, the others' part)
+                stride = next(st for _, typ, st, *_ in act.params if typ == T.CARD) if act.params else 1
+                rest = a - act.first_id - arg * stride
+                groups.setdefault((act.first_id, twins[arg], stride, rest), []).append((loc[arg], a))
             else:
                 out[a] = a
-        for (first, kind), found in groups.items():
+        for (first, kind, stride, rest), found in groups.items():
             for (_, a), copy in zip(sorted(found), self.copies[kind]):
-                out[first + copy] = a
+                out[first + copy * stride + rest] = a
         return out
