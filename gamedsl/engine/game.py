@@ -87,14 +87,14 @@ class Game(View):
         # Cards are shown sorted by their last attribute first: suit, then rank.
         self._sort_keys = [tuple(prog.card_attrs[a][c] for a, _, _ in reversed(prog.attributes)) + (c,)
                            for c in range(prog.card_count())]
-        self._strings = [self._action_string(a) for a in range(len(self.decoded))]
-        self._back_names = [self._back_name(c) for c in range(prog.card_count())]
-        # per card: what a message says of it to a seat that did not see it: 'a card', 'an action card'
-        self._hidden_names = [_a(f"{b} card") if b != "card" else "a card" for b in self._back_names]
         # per attribute (and option chosen by name): its values as the table shows them
         self._value_texts = {name: [sym or value for value, sym in zip(values, symbols)]
                              for name, values, symbols in prog.attributes}
         self._value_texts.update(prog.option_choices)
+        self._strings = [self._action_string(a) for a in range(len(self.decoded))]
+        self._back_names = [self._back_name(c) for c in range(prog.card_count())]
+        # per card: what a message says of it to a seat that did not see it: 'a card', 'an action card'
+        self._hidden_names = [_a(f"{b} card") if b != "card" else "a card" for b in self._back_names]
         self.sayers = [self._first_say(k) for k in range(len(prog.messages))]  # per message: View.said
         # per attribute (in declared order): its value per card, and every value as a bit mask (what
         # a player may think a card has before they are told anything: State.tell)
@@ -215,7 +215,8 @@ class Game(View):
         act = self.decoded[action][0]
         text, tail = act.label, []
         for (name, typ, *_), value in zip(act.params, self.args[action]):
-            word = hidden[typ] if hidden and typ in hidden else self.value_name(typ, value)
+            word = hidden[typ] if hidden and typ in hidden else self._value_texts[typ[6:]][value] \
+                if T.is_value(typ) else self.value_name(typ, value)  # (a value as the table shows it: J, not 11)
             if "{" + name + "}" in text:
                 text = text.replace("{" + name + "}", word)
             else:

@@ -242,7 +242,9 @@ def replayed(sight: Sight, rng: random.Random):
                 return None
             if action == no_reaction and (world.window is None or world.current_player() != mover):
                 continue  # asked in the game, not in the world (its cards allow no reaction there)
-            act, _ = game.decoded[action]
+            if world.current_player() != mover:
+                return None  # the world's course left the game's: another player is asked (a choice skipped)
+            act, arg = game.decoded[action]
             if mover != player and act.name in prog.hidden_params:
                 choices = [a for a in world.pending[1] if game.decoded[a][0] is act]
                 if not choices:
@@ -252,7 +254,9 @@ def replayed(sight: Sight, rng: random.Random):
                 zone, index = sight.places[k]
                 if index >= len(world.z[zone]):
                     return None
-                action = act.first_id + world.z[zone][index]
+                # (a move of several choices: its card's part of the id changed, the others' kept)
+                stride = next(st for _, typ, st, *_ in act.params if typ == T.CARD) if act.params else 1
+                action += (world.z[zone][index] - arg) * stride
             if world.pending is None or action not in world.pending[1]:
                 return None
             world.apply_action(action, state.times.get(k))

@@ -294,7 +294,8 @@ class Redealer:
                 queue.remove(self.player)
                 queue.insert(0, self.player)
                 world.refresh(window=False)
-        if decision(world) != self.want or self.same_view and not self._seen_alike(world):
+        if decision(world) != self.want or self.same_view and not self._seen_alike(world) \
+                or self._told(world) != self._told(self.state):  # (the facts told the player: they know them)
             return None
         if not past:
             world = world.clone(past=False)
@@ -302,6 +303,10 @@ class Redealer:
         if reseed:
             world.rng, world.rng_owned = rng, False
         return world
+
+    def _told(self, state) -> list:
+        """What `reveal FACT` told the player, in order."""
+        return [value for value, to in state.facts if to is None or to == self.player]
 
     def _seen_alike(self, world) -> bool:
         mine, theirs = self.state.observation(self.player), world.observation(self.player)

@@ -106,6 +106,11 @@ def above(s, card: int) -> list:
     return cards[cards.index(card) + 1:]
 
 
+def partners(s, p: int, teams: int) -> list:
+    """The other players of p's team (seat k plays in team k mod teams), in seat order."""
+    return [q for q in range(p % teams, s.np, teams) if q != p]
+
+
 def card_of(table: dict, key: tuple) -> int:
     """The card with these attribute values (card(9, spades) when the values are not constants)."""
     card = table.get(key)
@@ -415,7 +420,7 @@ def namespace() -> dict:
     return {"_rotate": rotate, "_RT": ROTATIONS, "_rotate_kept": rotate_kept,
             "_div": divide, "_seat": seat, "_others": others, "_next": next_seat,
             "_number": number, "_U": UNSET, "_repeat_count": repeat_count, "_pow": power, "_card_of": card_of,
-            "_as_cards": as_cards, "_family": family, "_above": above, "_tops": tops, "_same": same, "_can_make": can_make, "_makes": makes,
+            "_as_cards": as_cards, "_family": family, "_above": above, "_partners": partners, "_tops": tops, "_same": same, "_can_make": can_make, "_makes": makes,
             "_deadwood": deadwood, "_melded": melded, "_first_meld": first_meld,
             "_no_card": lambda s: -1, "_nobody": lambda s: None, "_zero": lambda s: 0,
             "_next_version": next_version, "_no_top": no_top, "_no_bottom": no_bottom,

@@ -51,7 +51,7 @@ class State(Flow, Decisions, Cards, Checks):
                  "fired", "fixed_random", "fixed_shuffles", "card_moves", "move_hooks", "simple", "steps", "skips",
                  "checking", "move_limit", "known", "told", "out", "alive", "window", "times", "window_start", "late",
                  "last_actor", "hbase", "passes", "ver", "pcache", "pver", "wv", "specs", "watched", "arrivals", "saw", "ranked_by",
-                 "shared", "quiet", "seed", "chances", "script", "first", "watcher", "stopped")
+                 "shared", "quiet", "seed", "chances", "script", "first", "watcher", "stopped", "facts")
 
     @_rules_run
     def __init__(self, game, players: int, seed: int, options: dict, fixed_random=(), fixed_shuffles=(),
@@ -90,6 +90,7 @@ class State(Flow, Decisions, Cards, Checks):
             self.move_hooks = True
         self.steps = self.skips = 0
         self.stopped = False
+        self.facts = []  # what `reveal FACT [to P]` told, in order: (its value, to whom or None)
         self.checking = check_invariants  # check the game's declared invariants as it runs
         self.move_limit = prog.move_limit
         self.fixed_random = list(fixed_random)
@@ -428,6 +429,7 @@ class State(Flow, Decisions, Cards, Checks):
         other.fired = []
         other.move_hooks, other.steps, other.skips = "move" in self.prog.triggers, 0, 0
         other.stopped = False  # (set by the move "done", read at once: never so at a decision)
+        other.facts = self.facts[:] if self.facts else []
         other.arrivals = None  # a copy's moves (a bot looking ahead) are not the game's
         other.checking, other.move_limit = self.checking, self.move_limit
         other.fixed_random = self.fixed_random[:]

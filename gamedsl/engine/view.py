@@ -85,6 +85,9 @@ class View:
             "log": [self.log_line(entry, player) for entry in self.lines_read(state, player)[-LOG_SHOWN:]],
             "moves": self.moves_seen(state, player),
         }
+        if self.prog.teams:  # `players 4 in 2 teams`: who plays with whom
+            view["teams"] = [[self.player_name(k) for k in range(t, state.np, self.prog.teams)]
+                             for t in range(self.prog.teams)]
         if state.out:
             view["eliminated"] = [self.player_name(k) for k in range(state.np) if state.out >> k & 1]
         if to_move == player and state.current_player() == player:  # (not the decision a window waits for)

@@ -298,7 +298,8 @@ class Builder(_Statements, _Expressions):
 
     def players_decl(self, meta, c):
         least = int(c[0])
-        return m.PlayersDecl(span=_s(meta), least=least, most=int(c[1]) if c[1] is not None else least)
+        return m.PlayersDecl(span=_s(meta), least=least, most=int(c[1]) if c[1] is not None else least,
+                             teams=int(c[2]) if c[2] is not None else None)
 
     def option_decl(self, meta, c):
         return m.OptionDecl(span=_tok(c[0]), name=str(c[0]), default=c[1], doc=c[2][1:-1] if c[2] else None)
@@ -384,6 +385,7 @@ class Builder(_Statements, _Expressions):
         return m.VarDecl(span=_tok(name), name=str(name), per_player=per is True,
                          type=str(typ) if typ is not None else None, init=init,
                          visibility=(str(vis), _tok(vis)) if vis is not None else None, per_card=per == "card",
+                         per_team=per == "team",
                          label=label[1:-1] if label is not None else None, shown=shown)
 
     def shown_when(self, meta, c):
@@ -391,6 +393,9 @@ class Builder(_Statements, _Expressions):
 
     def per_card(self, meta, c):
         return "card"
+
+    def per_team(self, meta, c):
+        return "team"
 
     def param_decl(self, meta, c):
         return m.ParamDecl(span=_tok(c[0]), name=str(c[0]), per_player=c[1] is not None, init=c[2])

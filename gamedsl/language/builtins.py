@@ -1,5 +1,5 @@
 """The built-in functions of expressions: counting, totals, best and worst, cards by their values,
-knowledge. A mixin of the ExpressionCompiler: one call_* method per built-in (those that read
+knowledge, teams. A mixin of the ExpressionCompiler: one call_* method per built-in (those that read
 patterns and arrangements: patterncalls.py)."""
 from __future__ import annotations
 
@@ -207,6 +207,28 @@ class Builtins:
             self.c.error(f"'{e.func}' takes one argument", e.span)
             return None
         return self.expr(e.args[0], scope)
+
+    def call_team(self, e, scope):
+        """team(p): the number of p's team, from 1 (`players 4 in 2 teams`: P1 and P3 are team 1)."""
+        if self._teams_call(e, "team(p)"):
+            return f"(({self.fn_code(e.args[0], scope, T.PLAYER)}) % {self.c.teams} + 1)", T.NUM
+        return _NOPE
+
+    def call_partners(self, e, scope):
+        """partners(p): the other players of p's team, in seat order."""
+        if self._teams_call(e, "partners(p)"):
+            return f"_partners(s, {self.fn_code(e.args[0], scope, T.PLAYER)}, {self.c.teams})", T.list_of(T.PLAYER)
+        return _NOPE
+
+    def _teams_call(self, e, form: str) -> bool:
+        if len(e.args) != 1 or e.for_var or e.where or e.by:
+            self.c.error(f"'{e.func}' takes one player: {form}", e.span)
+            return False
+        if not self.c.teams:
+            self.c.error(f"'{e.func}' asks about teams, but the game has none", e.span,
+                         "say how many: 'players 4 in 2 teams'")
+            return False
+        return True
 
     def call_knows(self, e, scope):
         """knows(p, c): player p sees card c where it lies, or was shown it since it last moved.

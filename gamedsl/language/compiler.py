@@ -159,7 +159,7 @@ class Compiler:
             coverage=c.module.coverage, markers=c.module.markers, data=c.data, messages=c.messages,
             private_says=any(st.to is not None for st in m.walk(list(c.gm.decls)) if isinstance(st, m.Say)),
             races=any(st.kind == "race" for st in m.walk(list(c.gm.decls)) if isinstance(st, m.Race)),
-            graded=any(st.kind == "grade" for st in m.walk(list(c.gm.decls)) if isinstance(st, m.Result)),
+            teams=c.teams, graded=any(st.kind == "grade" for st in m.walk(list(c.gm.decls)) if isinstance(st, m.Result)),
             leaks=tuple(secrets[0]), warnings=tuple(c.warnings), hidden_params=frozenset(secrets[1]), secret_vars=tuple(sorted(secrets[2])),
             version=__version__)
 

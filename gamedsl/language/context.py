@@ -16,7 +16,7 @@ PRONOUNS = frozenset({"me", "players", "all_players", "all_cards", "in_play", "o
 BUILTINS = {"me", "players", "all_players", "all_cards", "in_play", "others", "count", "any", "all", "sum", "max",
             "min", "best", "worst", "random", "next", "previous", "top", "bottom", "abs", "seat", "number", "knows",
             "card", "same", "has", "makes", "can_make", "tops", "filter", "nobody",
-            "nth", "sorted", "list", "values", "deadwood", "melded", "first_meld", "zone_of", "above"}
+            "nth", "sorted", "list", "values", "deadwood", "melded", "first_meld", "zone_of", "above", "team", "partners"}
 
 
 def _ends_turn(stmts) -> bool:
@@ -97,6 +97,7 @@ class Context:
         self.has_move_triggers = any(t.event.kind == "move" for t in gm.of(m.TriggerDecl))
         # Every table exists from the start, so no lookup depends on the order of the passes.
         self.name, self.least, self.most, self.limit = gm.filename, 2, 4, 10000
+        self.teams = 0  # `players 4 in 2 teams`: how many teams (0: every player for themselves)
         self.options: dict = {}
         self.option_index: dict = {}
         self.option_choices: dict = {}

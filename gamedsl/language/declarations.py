@@ -40,6 +40,15 @@ class Declarations:
             if not 1 <= p.least <= p.most <= MAX_SEATS:
                 c.error(f"players must be between 1 and {MAX_SEATS}, smallest first", p.span)
                 c.least, c.most = 2, 4
+            if p.teams is not None:
+                uneven = [n for n in range(c.least, c.most + 1) if n % p.teams]
+                if p.teams < 2 or uneven:
+                    allowed = f"{p.least} to {p.most}" if p.most != p.least else f"{p.least}"
+                    c.error(f"players split evenly into {p.teams} teams, but 'players {allowed}' allows "
+                            f"{uneven[0] if uneven else p.least}" if p.teams >= 2 else "a game in teams has two or more",
+                            p.span, f"seat k plays in team k mod {p.teams}: allow only multiples of {p.teams}"
+                            if p.teams >= 2 else "write 'in 2 teams' or more")
+                c.teams = max(p.teams, 2)  # (even after an error: the rules that read teams are checked)
         limits = gm.of(m.LimitDecl)
         c.limit = limits[0].moves if limits else 10000
         for o in gm.of(m.OptionDecl):
@@ -149,19 +158,24 @@ class Declarations:
                 if word not in VAR_VISIBILITY:
                     c.unknown("visibility", word, span, VAR_VISIBILITY)
                 elif word == "owner" and not v.per_player:
-                    c.error("only a per-player variable has an owner to show it to", span)
+                    c.error("only a per-player variable has an owner to show it to", span,
+                            "a team's variable is seen by everyone, or by nobody (hidden)" if v.per_team else None)
                 else:
                     vis = word
             if v.label is not None and not v.label.strip():
                 c.error(f"the label of '{v.name}' is empty", v.span, "write what the table calls it, or no label")
-            var = Var(v.name, base, v.per_player, typ, None, v.span, vis, v.per_card, label=_label(v.label, v.name))
+            if v.per_team and not c.teams:
+                c.error(f"'{v.name}' is kept per team, but the game has no teams", v.span,
+                        "say how many: 'players 4 in 2 teams'")
+            var = Var(v.name, base, v.per_player or v.per_team, typ, None, v.span, vis, v.per_card,
+                      label=_label(v.label, v.name), per_team=v.per_team)
             if vis == "hidden" and (v.label is not None or v.shown is not None):
                 c.error(f"'{v.name}' is hidden: the table never shows it, so it has no "
                         f"{'label' if v.label is not None else 'condition to be shown'}", v.visibility[1],
                         "remove 'hidden' to show it, or remove the " + ("label" if v.label is not None else "'when'"))
             c.var_list.append(var)
             c.var_by_name[v.name] = var
-            base += MAX_SEATS if v.per_player else c.ncards if v.per_card else 1
+            base += MAX_SEATS if var.per_player else c.ncards if v.per_card else 1
         c.var_count = base
 
     def params(self):

@@ -40,6 +40,8 @@ class ExpressionCompiler(Calls, Builtins, PatternCalls, Families):
 
     def fn_code(self, e: m.Expr, scope: Scope, want: str) -> str:
         code, typ = self.expr(e, scope, want)
+        if want == T.NUM and T.is_value(typ):  # a value of numbers where a number is wanted: its number
+            code, typ = self.numeric(code, typ, e.span)
         self.want(typ, want, e.span)
         return code
 

@@ -277,6 +277,7 @@ class GameName(Decl):
 class PlayersDecl(Decl):
     least: int
     most: int
+    teams: int | None = None  # `in N teams`: seat k plays in team k mod N (partners sit apart)
 
 
 @node
@@ -374,6 +375,7 @@ class VarDecl(Decl):
     per_card: bool = False
     label: str | None = None  # what the table calls it
     shown: Expr | None = None  # `when COND`: on the table only while COND holds
+    per_team: bool = False  # one value per team: every player of a team reads and writes the same
 
 
 @node

@@ -80,6 +80,9 @@ class Var:
     per_card: bool = False  # one value per card: base .. base + number of cards - 1
     label: str = ""  # what the table calls it
     shown: object = None  # `when COND`: fn(state, env) with `me` the player looking; None: always shown
+    # one value per team (`per team`): kept per player (per_player is true too), a write sets it
+    # for every player of the team
+    per_team: bool = False
 
 
 @attrs.frozen
@@ -213,6 +216,7 @@ class Program:
     messages: list = attrs.Factory(list)  # Message k: what `s.say(k, values)` says
     private_says: bool = False  # some `say ... to p`: a seat reads only the lines said to all or to it
     races: bool = False  # some `race ... among`: answers given at once, the fastest first
+    teams: int = 0  # `players 4 in 2 teams`: seat k plays in team k mod teams (0: no teams)
     graded: bool = False  # some `grade P by E of N`: a result read from a score (State.value reads the standing)
     leaks: tuple = ()  # the secrecy check's errors (Diagnostics): loading refuses the game, replaying a log warns
     warnings: tuple = ()  # Diagnostics (severity "warning") of a file that checks: a built-in name it shadows

@@ -103,7 +103,15 @@ class Straight:
             self.x.want(typ, T.NUM, st.value.span)
         else:
             self.x.want(typ, ttyp, st.value.span)
-        self.emit(lines, ind, f"{tcode} {st.op} ({code})", st.span)
+        var = self.c.var_by_name.get(st.target.name) if isinstance(st.target, m.Attr) else None
+        if var is not None and var.per_team:  # every player of the team: the value worked out once
+            self.emit(lines, ind, f"_tp = {self.x.expr(st.target.obj, scope)[0]}", st.span)
+            new = f"({code})" if st.op == "=" else f"s.v[{var.base} + _tp] {st.op[0]} ({code})"
+            self.emit(lines, ind, f"_tv = {new}", st.span)
+            self.emit(lines, ind, f"for _tq in range(_tp % {self.c.teams}, s.np, {self.c.teams}): "
+                                  f"s.v[{var.base} + _tq] = _tv", st.span)
+        else:
+            self.emit(lines, ind, f"{tcode} {st.op} ({code})", st.span)
         item = self.c.watch_item(st.target)
         if item is not None:  # the rules that change rules read it: their answers change
             self.emit(lines, ind, f"s.ver = s.wv[{item}] = _next_version()", st.span)
@@ -292,6 +300,9 @@ else:
 
     def gen_result(self, st: m.Result, scope, ind, lines):
         p = self.x.fn_code(st.player, scope, T.PLAYER)
+        if self.c.teams:  # a team wins, loses or is graded as one: every player of P's team
+            self.emit(lines, ind, f"for _tq in range(({p}) % {self.c.teams}, s.np, {self.c.teams}):", st.span)
+            ind, p = ind + 1, "_tq"
         if st.kind == "grade":
             score = self.x.fn_code(st.score, scope, T.NUM)
             out_of = self.x.fn_code(st.out_of, scope, T.NUM)
@@ -383,8 +394,8 @@ else:
             self.emit(lines, ind, f"s.reveal_zone({code}, {to})", st.span)
         elif typ in (T.CARD, T.ANY):
             self.emit(lines, ind, f"s.reveal({code}, {to})", st.span)
-        else:  # a fact told: the lines that follow say it
-            self.emit(lines, ind, "pass", st.span)
+        else:  # a fact told: the lines that follow say it; kept, so a world that told another is told apart
+            self.emit(lines, ind, f"s.facts.append(({code}, {to}))", st.span)
 
     # ---- steps: a def with a block, run in place where it is called
     def steps_call(self, st: m.CallSteps, scope):

@@ -157,10 +157,16 @@ def view_renderable(obs: dict, log_lines: int = 6):
         for name in per_var:
             table.add_column(label_of(obs, name), justify="right", header_style="bold magenta")
         out = set(obs.get("eliminated", ()))
+        team_of = {p: k + 1 for k, team in enumerate(obs.get("teams", ())) for p in team}
+        mine = team_of.get(me)
         for p in players:
             label = Text(("▶ " if p == to_move else "  ") + p, style="bold" if p == me else "")
             if p == me:
                 label.append(" (you)", style="dim")
+            elif mine is not None and team_of.get(p) == mine:
+                label.append(" (partner)", style="green")
+            if p in team_of:
+                label.append(f" team {team_of[p]}", style="dim")
             if p in out:
                 label.append(" (out)", style="dim red")
             cells = [zone_text(zones[z][p]) for z in per_zone] + [value_text(variables[v][p]) for v in per_var]

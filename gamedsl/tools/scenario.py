@@ -257,8 +257,11 @@ class Runner(Expectations):
             hint = did_you_mean(name, self.game.prog.var_by_name)
             raise ScenarioError(key, f"unknown variable '{name}'" + (f"; {hint}" if hint else ""))
         if var.per_player:
+            teams = self.game.prog.teams if var.per_team else 0
             for pk, pv in mapping(node, f"a value per player for '{name}'"):
-                self.state.v[var.base + self.player(pk)] = self.value(var.type, pv)
+                p = self.player(pk)  # (a team's value: set for the whole team)
+                for q in range(p % teams, self.state.np, teams) if teams else (p,):
+                    self.state.v[var.base + q] = self.value(var.type, pv)
         elif var.per_card:
             for ck, cv in mapping(node, f"a value per card for '{name}'"):
                 self.state.v[var.base + self.card(ck)] = self.value(var.type, cv)

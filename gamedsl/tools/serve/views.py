@@ -48,7 +48,7 @@ def public_view(state) -> dict:
             "zones": zones, "vars": variables, "moves": [],
             # what the rules said, as every seat read it: a card not every seat saw reads as hidden
             "log": [game.log_line(entry, SPECTATOR) for entry in game.lines_read(state, SPECTATOR)[-LOG_SHOWN:]]}
-    for key in ("eliminated", "results", "places", "labels"):
+    for key in ("teams", "eliminated", "results", "places", "labels"):
         if key in base:
             view[key] = base[key]
     return view

@@ -189,11 +189,15 @@ function draw() {
   for (const v of pv) head.append(el("th", "", label(v)));
   table.append(head);
   const out = new Set(view.eliminated || []);
+  const teamOf = new Map();  // `players 4 in 2 teams`: the team of each player, from 1
+  (view.teams || []).forEach((team, k) => team.forEach((p) => teamOf.set(p, k + 1)));
   for (const p of players) {
     const tr = el("tr", (p === f.seat ? "me " : "") + (p === view.to_move ? "tomove" : ""));
     const td = el("td", "", who(p));
     const seat = f.seats.find((s) => s.name === p);
     if (p === f.seat) td.append(el("span", "muted", " (you)"));
+    else if (teamOf.has(f.seat) && teamOf.get(p) === teamOf.get(f.seat)) td.append(el("span", "online", " (partner)"));
+    if (teamOf.has(p)) td.append(el("span", "muted", " team " + teamOf.get(p)));
     if (out.has(p)) td.append(el("span", "offline", " (out)"));
     if (seat) td.append(el("div", seat.kind === "human" ? (seat.online ? "online" : "offline") : "muted",
                            seat.kind === "human" ? (seat.online ? "online" : "away") : seat.kind + " bot"));
