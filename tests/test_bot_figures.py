@@ -21,11 +21,13 @@ ROOT = Path(__file__).resolve().parent.parent
 FIGURES = Path(__file__).with_name("bot_figures.yaml")
 
 # Per game: players, all-greedy games (their mean length), games against random (greedy's seat
-# rotates), and options. Fewer games where greedy is slow (Hold'em, Gin Rummy), so the file runs in
-# about a minute. Beacons is cooperative (the table wins or loses together): its greedy games
-# seat greedy everywhere, and its goal is lowered so that a good table wins and a random one never.
+# rotates), and options. Fewer games where greedy is slow (Hold'em, Gin Rummy, Climb: one round
+# of it, to 100), so the file runs in about a minute. Beacons is cooperative (the table wins or
+# loses together): its greedy games seat greedy everywhere, and its goal is lowered so that a good
+# table wins and a random one never.
 PLAN = {
-    "beacons": (2, 3, 6, {"goal": 6}), "crazy_eights": (2, 6, 16, {}), "dominion": (2, 4, 12, {}), "gin_rummy": (2, 2, 6, {}),
+    "beacons": (2, 3, 6, {"goal": 6}), "climb": (4, 1, 12, {"goal": 100}), "crazy_eights": (2, 6, 16, {}),
+    "dominion": (2, 4, 12, {}), "gin_rummy": (2, 2, 6, {}),
     "holdem": (2, 2, 6, {}), "klondike": (1, 2, 10, {}), "laus": (3, 6, 24, {}), "law": (2, 3, 8, {}), "law_first_game": (2, 3, 8, {}),
     "lol": (2, 4, 8, {}), "mad_king": (2, 8, 16, {}), "oh_hell": (3, 6, 24, {}), "slapjack": (2, 3, 8, {}),
     "sushi_go": (2, 6, 12, {}),
@@ -51,22 +53,25 @@ def measure(name: str) -> dict:
 
     lengths = [len(play(seed, ["greedy"] * players).history) for seed in range(alike)]
     shares = {"greedy": 0.0, "random": 0.0}
+    teams = game.prog.teams  # a game in teams: the bot takes every seat of one team (its partners too)
     for seed in range(mixed):
         seat = seed % players
         for bot in shares:
             seats = [bot] * players if name in TOGETHER else ["random"] * players
-            seats[seat] = bot
-            shares[bot] += _won(play(1000 + seed, seats).returns(), seat) / mixed
+            for q in range(seat % teams, players, teams) if teams else (seat,):
+                seats[q] = bot
+            shares[bot] += _won(play(1000 + seed, seats).returns(), seat, teams) / mixed
     return {"players": players, "greedy_length": round(sum(lengths) / alike, 1),
             "greedy_share": round(shares["greedy"], 3), "random_share": round(shares["random"], 3)}
 
 
-def _won(returns: list, seat: int) -> float:
-    """A seat's part of a game's win: 1, 1/k when k players share the win, 0 otherwise."""
+def _won(returns: list, seat: int, teams: int = 0) -> float:
+    """A seat's part of a game's win: 1, 1/k when k players (k teams, in a game in teams) share
+    the win, 0 otherwise."""
     best = max(returns)
     if returns[seat] != best or best <= 0:
         return 0.0
-    return 1 / sum(r == best for r in returns)
+    return 1 / len({k % teams if teams else k for k, r in enumerate(returns) if r == best})
 
 
 def recorded() -> dict:
