@@ -289,3 +289,59 @@ def test_a_change_by_hand_in_an_open_window_is_seen_by_those_still_to_answer(gam
     assert state.current_player() == 1 and names() == ["last!", "no reaction"]
     move(state, "no reaction")
     assert state.current_player() == 2 and names() == ["catch P2", "no reaction"]
+
+
+# A person holding a card they may cash at any time is not asked to let the moment pass before
+# every decision: only before their own, and when a window offers a move they did not let pass.
+HOLD = '''game "Hold"
+players 3
+attribute rank: 1, 2, 3, 4, 5, 6, 7, star
+cards rank
+zone deck: hidden, stack
+zone hand per player: owner
+zone pile: public
+var cashed per player = 0
+
+action draw "draw" { move 1 from deck to me.hand }
+action drop "drop a card" { move 1 from deck to pile }
+action cash "cash the star" (c in me.hand) anytime if c.rank == star { move c to pile  me.cashed = 1 }
+action wave "wave" anytime if count(pile) > 0 and me.cashed == 0 { me.cashed = 2 }
+
+round {
+  move card(star) to nth(players, 1).hand
+  repeat 2 { for each p in players { turn p { choose draw, drop } } }
+  end game
+}
+outcome { places p in players by p.cashed }
+'''
+
+
+@pytest.mark.parametrize("every_window", [False, True])
+def test_a_person_is_asked_to_react_before_their_own_moves_and_when_something_is_new(every_window):
+    import io
+
+    from rich.console import Console
+
+    from gamedsl.tools.human import HumanSeat
+    game = gamedsl.load_source(HOLD)
+    state = game.new_state(seed=0)
+    seat = HumanSeat(0, console=Console(file=io.StringIO()), clock=lambda: 0.0, every_window=every_window,
+                     read=lambda prompt: "" if "quick" in prompt else "1")   # lets every window pass
+    asked = []
+    while not state.is_terminal():
+        p = state.current_player()
+        if p == 0:
+            offered = ", ".join(sorted(game.action_to_string(a) for a in state.legal_actions()))
+            move = seat.choose(state)
+            if not seat.let_pass:
+                asked.append(offered)
+        else:
+            move = state.default_answer() if state.window else \
+                game.string_to_action(state, "drop a card" if p == 1 else "draw")
+        assert move in state.legal_actions()
+        state.apply_action(move)
+    cash, wave, turn = "cash the star star, no reaction", "cash the star star, no reaction, wave", "draw, drop a card"
+    if every_window:   # before each of the six turns
+        assert asked == [cash, turn, cash, wave, wave, turn, wave, wave]
+    else:   # before P1's turns, and before P3's first, when P2's drop let P1 wave
+        assert asked == [cash, turn, wave, wave, turn]

@@ -145,8 +145,9 @@ def test_a_simultaneous_choice_asks_everyone_at_once_without_a_clock_and_shows_n
             assert all(v == [] for v in f["view"]["zones"]["tray"].values()), f["view"]["zones"]["tray"]
 
 
-# Either player may shout at any moment (each shout the first time only): the player of the next
-# decision is asked in the window too.
+# Either player may shout at any moment (each shout the first time only), and point at the card
+# last played (new to each player when it comes): the player of the next decision is asked in the
+# window too.
 SELF = '''game "Self"
 players 2
 attribute rank: 1, 2, 3, 4, 5, 6
@@ -158,6 +159,7 @@ var current: player
 var shouted per player = false
 action play (c in me.hand) { move c to pile }
 action shout "shout" anytime if not me.shouted { me.shouted = true  say "shout!" }
+action point "point at" (c in pile) anytime if c == top(pile) { say "{me} points at {c}" }
 setup { shuffle deck  deal 3 from deck to hand  current = seat(1) }
 round { turn current { choose play }  current = next(current) }
 end game when count(pile) == 6
@@ -199,3 +201,27 @@ def test_a_player_who_reacts_is_not_shown_the_next_decision_until_the_moment_is_
     shouting = [k for k, f in enumerate(p2.frames) if f["window"]][1]  # the window P2 shouted in
     after = p2.frames[shouting + 1]
     assert not after["legal"]  # then nothing to answer until the moment is over
+
+
+def test_a_person_is_asked_to_react_before_their_own_moves_and_when_something_is_new(tmp_path):
+    """As at the terminal (test_realtime): P1 holds a card it may cash at any time and lets every
+    window pass; it is asked before its own two turns, and before P3's first turn, when P2's drop
+    lets it wave; never again with nothing new (the table does not wait for it there)."""
+    from test_realtime import HOLD
+    (tmp_path / "hold.game").write_text(HOLD, encoding="utf-8")
+    with Served(tmp_path / "hold.game", tmp_path / "data", "--window-seconds", "30") as server:
+        table = create_table(server.url, 3, ["human", "human", "human"], seed=2)
+
+        def mover(text):
+            return lambda f: next(m["move"] for m in f["legal"] if m["text"] == ("no reaction" if f["window"] else text))
+        players = [Player(server.url, table["seats"][k]["link"], mover(text))
+                   for k, text in enumerate(["draw", "drop a card", "draw"])]
+        asyncio.run(play_all(players, timeout=60))
+        log = log_lines(log_of(server.data, table["table"]))
+    questions = {f["turn"]: sorted(m["text"] for m in f["legal"]) for f in players[0].frames if f["legal"]}
+    asked = list(questions.values())  # (a question is sent again with every change at the table)
+    cash, wave, turn = ["cash the star star", "no reaction"], ["cash the star star", "no reaction", "wave"], \
+        ["draw", "drop a card"]
+    assert asked == [cash, turn, wave, wave, turn]
+    assert log[-1]["type"] == "end" and [m["text"] for m in log[1:-1] if m["player"] != 0 or
+                                         m["text"] != "no reaction"].count("drop a card") == 2

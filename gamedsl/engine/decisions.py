@@ -114,6 +114,21 @@ class Decisions:
         last = self.window[4][-1]
         return next((a for a in legal if last.first_id <= a < last.first_id + last.size), None)
 
+    def window_matters(self, player: int, passed) -> bool:
+        """Whether the open question to `player` is worth asking a person who let the last reaction
+        window pass with the anytime moves `passed` (their ids): a race or secret choice always is;
+        a reaction window is when the decision it waits for is theirs (they may react before their
+        own move) or when a move it offers was not among those let pass. Otherwise the interface
+        may answer "no reaction" for them: nothing is new to them since they last said no. Reads
+        nothing the player cannot see (their own legal moves and whose decision comes)."""
+        if self.window is None or self.window[0] != "react" or self.pending is None:
+            return True
+        what, who, _ = self.window[1]
+        if who == player if what == "ask" else player in who:
+            return True
+        none = self.prog.no_reaction.first_id
+        return any(a != none and a not in passed for a in self.pending[1])
+
     def decide(self, deferred, window: bool = True):
         """Ask the decision a reaction window deferred: ("ask", player, actions), ("race", racers,
         actions) or ("simultaneous", players, actions)."""

@@ -133,6 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                    "a name that tells nothing of the deal)")
     p.add_argument("--resume", metavar="PATH", help="continue the game in this log")
     p.add_argument("--verbose", "-v", action="store_true", help="show every move, even with no human playing")
+    p.add_argument("--every-window", action="store_true",
+                   help="ask a person in every reaction window they could react in (by default they are asked "
+                        "before their own moves and when a window offers a move they did not let pass last time)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("replay", help="check that a game log replays to the same final state",

@@ -49,17 +49,34 @@ class HumanSeat:
 
     kind = "human"
 
-    def __init__(self, seat: int, console: Console | None = None, read=None, clock=time.monotonic):
+    def __init__(self, seat: int, console: Console | None = None, read=None, clock=time.monotonic,
+                 every_window: bool = False):
         self.seat = seat
         self.console = console or Console(highlight=False, emoji=False)
         self.read = read or _read_line
         self.clock = clock
         self.reaction_time: float | None = None  # in a window or race: seconds from the prompt to the answer
+        # A reaction window is asked only when it offers something new since the last one let pass,
+        # or comes before the player's own decision (State.window_matters); every_window asks them all.
+        self.every_window = every_window
+        self.passed: frozenset = frozenset()  # the anytime moves of the last window let pass
+        self.let_pass = False  # the last answer was given for the player: nothing new to react to
 
     def choose(self, state) -> int:
-        game = state.game
         if state.current_player() != self.seat:
             raise ValueError(f"it is not seat {self.seat}'s move")
+        react = state.window is not None and state.window[0] == "react"
+        self.let_pass = react and not self.every_window and not state.window_matters(self.seat, self.passed)
+        if self.let_pass:
+            self.reaction_time = 0.0
+            return state.default_answer()
+        action = self._choose(state)
+        if react:
+            self.passed = frozenset(state.legal_actions()) if action == state.default_answer() else frozenset()
+        return action
+
+    def _choose(self, state) -> int:
+        game = state.game
         legal = game.display_order(state.legal_actions())
         texts = [game.action_to_string(a) for a in legal]
         race = state.window is not None and state.window[0] == "race"

@@ -62,7 +62,7 @@ def cmd_play(args) -> int:
     if path.exists() and path.stat().st_size > 0:
         raise CliError(f"{path}: error: this log already exists: resume its game with "
                        f"`gamedsl play --resume {path}`, or choose another file with --log")
-    agents = _agents(seats, seed)
+    agents = _agents(seats, seed, args.every_window)
     writer = LogWriter(path, new=not path.exists())
     writer.start(args.file, sha, players, seed, options, seats, __version__)
     out = stdout()
@@ -74,8 +74,8 @@ def cmd_play(args) -> int:
     return _run(game, state, seats, agents, writer, out, path, args.verbose)
 
 
-def _agents(seats: list[str], seed: int) -> list:
-    return [HumanSeat(k, stdout()) if kind == "human" else make_bot(kind, bot_seed(seed, k))
+def _agents(seats: list[str], seed: int, every_window: bool = False) -> list:
+    return [HumanSeat(k, stdout(), every_window=every_window) if kind == "human" else make_bot(kind, bot_seed(seed, k))
             for k, kind in enumerate(seats)]
 
 
@@ -110,7 +110,7 @@ def _resume(args) -> int:
         problem = seat_problem(kind) if isinstance(kind, str) else "a seat is a name"
         if problem:
             raise LogError(path, data.start_line, f"seat {k + 1}: {problem} (seats: {', '.join(SEAT_KINDS)})")
-    agents = _agents(seats, start["seed"])
+    agents = _agents(seats, start["seed"], args.every_window)
 
     def advance(state, move):
         # Bots choose again as they did, so their random generators are where they were.
@@ -166,7 +166,7 @@ def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) 
                 # Answers in a reaction window or race are shown when everyone has answered
                 # (they are made at once), and what the rules say comes after the move that
                 # caused it; letting a moment pass is not shown at all.
-                if not (human and action == no_reaction and seats[p] != "human"):
+                if not (human and action == no_reaction and (seats[p] != "human" or agents[p].let_pass)):
                     held.append((p, state.moves - 1))
                 if state.window is None:
                     for line in _commentary(game, state, held, state.log[seen_log:], rounds, humans):

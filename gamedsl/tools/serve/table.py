@@ -111,6 +111,7 @@ class Table(Windows):
         self.asked: dict[int, tuple] = {}
         self.frozen: dict[int, dict] = {}  # each seat's view when the window opened
         self.buffer: dict[int, tuple[int, float]] = {}
+        self.passed: dict[int, frozenset] = {}  # per person: the anytime moves of the last window they let pass
         self.resumed = False  # set by a restarted server: a window found open then waits for people to be back
         self.paused = False  # that window's clock waits
         self.held_since = 0.0  # the slowest answer held from before a restart (its seconds)
@@ -222,6 +223,7 @@ class Table(Windows):
         """Play one move and log it; a rule that fails stops the table (the log keeps every move before)."""
         s = self.state
         text = s.action_to_string(action)
+        self._note_answer(seat, action)
         try:
             s.apply_action(action, seconds)
         except GamedslError as exc:

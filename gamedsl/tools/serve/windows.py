@@ -71,6 +71,10 @@ class Windows:
                     self.saved = True
             if self.buffer:  # those who answered before the restart stay faster than those after it
                 self.held_since = max(seconds for _, seconds in self.buffer.values())
+        for seat, (_, _, moment) in list(self.asked.items()):  # nothing new to them: not asked
+            if self.human(seat) and seat not in self.buffer and not moment.window_matters(seat, self.passed.get(seat, ())):
+                self.buffer[seat] = (self.no_reaction, 0.0)
+                del self.asked[seat]
         if not any(self.human(p) for p in self.asked) or s.window[0] == "simultaneous":
             return  # a secret choice has no clock: the table waits for everyone (a host may seat a bot)
         if self.resumed:  # a window open when the server stopped: its clock waits for the people asked
@@ -143,6 +147,13 @@ class Windows:
             return out, None
         return out, Ahead(s, s.current_player(), self.game.display_order(s.legal_actions()))
 
+
+    def _note_answer(self, seat: int, action: int):
+        """Remember what a person let pass in a reaction window (State.window_matters): they are not
+        asked again until a window offers something new, or comes before their own decision."""
+        s = self.state
+        if s.window is not None and s.window[0] == "react" and self.human(seat):
+            self.passed[seat] = frozenset(s.legal_actions()) if action == self.no_reaction else frozenset()
 
     def answered(self, seat: int) -> bool:
         """Whether a seat asked in the open window has answered it."""
