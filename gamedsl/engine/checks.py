@@ -76,4 +76,22 @@ class Checks:
         if by is None and self.card_moves:
             by = self.card_moves[-1][0]
         who = f" by {self.game.player_name(by)}" if by is not None else ""
-        return f"during move {self.moves}{who} (round {self.round})"
+        k, begun = self.moves - 1 - self.hbase, self._move_begun()
+        what = ""
+        if begun is not None and begun < k < len(self.history):  # a step of a move of several: name both
+            what = (f"'{self.game.action_to_string(self.history[k])}': a step of "
+                    f"'{self.game.action_to_string(self.history[begun])}', move {begun + 1 + self.hbase}; ")
+        return f"during move {self.moves}{who} ({what}round {self.round})"
+
+    def _move_begun(self) -> int | None:
+        """The move whose rules are running (the outermost action on the stack: "lay a pair of 6",
+        whose steps lay each 6), as its index in the history kept; None if none or not kept."""
+        for fr in self.stack:
+            name = getattr(fr[0], "__name__", "")
+            if name.startswith("act_"):
+                act = self.prog.action_by_name.get(name[4:].rsplit("_", 1)[0])
+                for k in range(len(self.history) - 1, -1, -1):
+                    if act is not None and self.game.decoded[self.history[k]][0] is act:
+                        return k
+                return None
+        return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from ..errors import GamedslError
 from ..language.program import MAX_SEATS
 from .history import replayable, replayed, sight
 from .told import constrained, fits
@@ -115,6 +116,7 @@ class Redealer:
         self.groups += secret_orders(state, player)
         self.cards = [sorted(state.z[inst][i] for inst, i in group) for group in self.groups]
         self.said = None  # the lines said that name a card the player did not see (worked out on first need)
+        self.failed = 0  # deals in which the rules failed (each costs a loop run to its step limit)
         known = state.known
         # what the others were shown, per hidden place (it is theirs to know, and the player knows of it)
         self.shown = [[known.get(state.z[inst][i], 0) for inst, i in group] for group in self.groups] \
@@ -194,6 +196,8 @@ class Redealer:
             generator.shuffle(trades)
             for k, i, j in trades[:search]:
                 search -= 1
+                if self.failed > tries:  # a move begun that most deals do not allow: the search costs
+                    return None          # a run to the step limit per deal, and finds little
                 cards = placed[k]
                 cards[i], cards[j] = cards[j], cards[i]
                 if self.allowed is None or _fits_told(self.allowed[k], self.cards[k], cards):
@@ -276,7 +280,11 @@ class Redealer:
         if reseed:
             other.rng, other.rng_owned = rng, False
             other.fixed_random, other.fixed_shuffles = [], []  # a scenario's scripted future is not known
-        other.refresh(window=False)  # the same decision, worked out again from the new cards
+        try:
+            other.refresh(window=False)  # the same decision, worked out again from the new cards
+        except GamedslError:  # the rules fail with these cards: a move begun that they do not allow (two
+            self.failed += 1  # 6s laid one by one from a hand without them), so not a world the player is in
+            return None
         return other if decision(other) == self.want else None
 
     def _replayed(self, generator: random.Random, rng: random.Random, reseed: bool, past: bool):
@@ -293,7 +301,10 @@ class Redealer:
             if self.player in queue:
                 queue.remove(self.player)
                 queue.insert(0, self.player)
-                world.refresh(window=False)
+                try:
+                    world.refresh(window=False)
+                except GamedslError:
+                    return None
         if decision(world) != self.want or self.same_view and not self._seen_alike(world) \
                 or self._told(world) != self._told(self.state):  # (the facts told the player: they know them)
             return None
