@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import gamedsl
+from gamedsl.tools.logfile import read_log
 from gamedsl import bots as agents
 from gamedsl.tools.cli import main
 
@@ -218,6 +219,8 @@ def test_replay_detects_tampering(tmp_path, capsys):
     ('{"type": "move", "n": 1, "player": 0, "text": "pass"}', "has no 'action'"),
     ('{"type": "jump"}', "unknown line type"),
     ("[1, 2]", "should be a JSON object"),
+    ('{"type": "seat", "n": 1, "player": 7, "kind": "greedy", "why": "x"}', "player 7 in a game of"),
+    ('{"type": "seat", "n": 1, "player": 0, "kind": 3, "why": "x"}', "'kind' of the seat line"),
 ])
 def test_replay_malformed_log(tmp_path, capsys, line, message):
     log = tmp_path / "g.jsonl"
@@ -229,6 +232,20 @@ def test_replay_malformed_log(tmp_path, capsys, line, message):
     assert main(["replay", str(log)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"{log}:3: error: ") and message in err and "Traceback" not in err
+
+
+def test_a_seat_handed_on_is_kept_in_the_log_and_replays(tmp_path, capsys):
+    """A web table writes a seat line when a bot takes a seat over (gamedsl serve); replays read
+    past it, and a log rewritten after a half-written line keeps it in its place."""
+    log = tmp_path / "g.jsonl"
+    play_bots(log)
+    text = log.read_text(encoding="utf-8").splitlines()
+    seat = json.dumps({"type": "seat", "n": 1, "player": 1, "kind": "random", "why": "the host gave P2 to a bot"})
+    log.write_text("\n".join(text[:2] + [seat] + text[2:-1]) + "\n" + text[-1][:5], encoding="utf-8")
+    data = read_log(log)
+    assert [obj for _, obj in data.seats] == [json.loads(seat)] and data.truncated
+    assert data.lines()[2] == json.loads(seat)
+    assert main(["replay", str(log)]) == 0
 
 
 def test_replay_missing_or_empty_log(tmp_path, capsys):

@@ -91,11 +91,15 @@ def test_specs_set_the_budget_and_the_options():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("ismcts:0", "the budget must be at least 1 iteration, not 0"),
-    ("ismcts:-2s", "the time per move must be more than 0 seconds, not -2s"),
+    ("ismcts:0", "the budget must be from 1 to 100,000,000, not 0"),
+    ("ismcts:-2s", "the time per move must be from 0.001 to 3,600, not -2s"),
+    ("ismcts:nans", "the time per move must be a finite number, not nans"),
+    ("ismcts:2000:c=nan", "'c' must be a finite number, not nan"),
+    ("ismcts:2000:c=inf", "'c' must be a finite number, not inf"),
+    ("greedy:samples=1000000000", "'samples' must be from 1 to 10,000, not 1000000000"),
     ("ismcts:lots", "'lots' is not a budget: give iterations (2000) or seconds per move (0.5s)"),
     ("ismcts:100:cut=x", "'cut' needs a number, not 'x'"),
-    ("ismcts:100:cut=0", "'cut' must be at least 1, not 0"),
+    ("ismcts:100:cut=0", "'cut' must be from 1 to 100,000, not 0"),
     ("ismcts:100:heuristic=1", "'heuristic' takes no value: write 'heuristic' alone"),
     ("ismcts:100:depth=3", "'depth=3' is not an option of ismcts (its options: cut, heuristic, c, fresh, "
                            "rank and a budget (2000 iterations, or 0.5s))"),

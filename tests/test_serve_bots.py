@@ -16,11 +16,18 @@ LAUS = GAMES / "laus.game"
 def test_a_bot_asking_for_more_than_the_ceiling_is_refused(tmp_path):
     with Served(LAUS, tmp_path / "data", "--max-bot-seconds", "1") as server:
         client = lobby_client(server.url)
-        for spec in ("ismcts:1e308s", "ismcts:1.5s"):
+        r = client.post("/api/tables", json={"players": 3, "seats": ["human", "ismcts:1.5s", "random"]})
+        assert r.status_code == 400
+        assert r.json()["error"] == ("'ismcts:1.5s' asks for 1.5 s a move; bots here think at most 1 s "
+                                     "(the server's --max-bot-seconds)")
+        for spec, why in [("ismcts:1e308s", "the time per move must be from 0.001 to 3,600, not 1e308s"),
+                          ("ismcts:200:c=nan", "'c' must be a finite number, not nan"),
+                          ("greedy:samples=1000000000", "'samples' must be from 1 to 10,000, not 1000000000"),
+                          ("greedy:samples=1000", "'samples' must be from 1 to 32, not 1000 at a table here"),
+                          ("greedy:budget=1000000", "'budget' must be from 1 to 2,000, not 1000000 at a table here"),
+                          ("ismcts:1000000", "the budget must be from 1 to 20,000, not 1000000 at a table here")]:
             r = client.post("/api/tables", json={"players": 3, "seats": ["human", spec, "random"]})
-            assert r.status_code == 400
-            assert r.json()["error"] == (f"'{spec}' asks for {float(spec[7:-1]):g} s a move; bots here think at "
-                                         "most 1 s (the server's --max-bot-seconds)")
+            assert r.status_code == 400 and why in r.json()["error"], r.json()
         assert client.post("/api/tables", json={"players": 3, "seats": ["human", "ismcts:1s", "random"]}) \
             .status_code == 200
         client.close()
@@ -28,10 +35,10 @@ def test_a_bot_asking_for_more_than_the_ceiling_is_refused(tmp_path):
 
 
 def test_a_search_past_the_ceiling_is_stopped_and_the_game_goes_on(tmp_path):
-    """ismcts with ten million iterations, at a server whose bots think at most 0.2 s: the search is
-    stopped (at 0.2 * 1.5 + 0.5 s) and greedy moves instead, every time."""
-    with Served(LAUS, tmp_path / "data", "--max-bot-seconds", "0.2") as server:
-        table = create_table(server.url, 3, ["ismcts:10000000", "greedy", "random"], seed=3)
+    """ismcts with the most iterations a table allows, at a server whose bots think at most 0.05 s:
+    the search is stopped (at 0.05 * 1.5 + 0.5 s) and greedy moves instead, every time."""
+    with Served(LAUS, tmp_path / "data", "--max-bot-seconds", "0.05") as server:
+        table = create_table(server.url, 3, ["ismcts:20000", "greedy", "random"], seed=3)
         started = time.monotonic()
         path = log_of(tmp_path / "data", table["table"])
         while time.monotonic() - started < 20:
@@ -156,7 +163,7 @@ def test_a_search_bot_answers_a_window_with_a_quick_look_and_searches_on_its_tur
         def submit(self, fn, task):
             sent.append((self.name, task[7]))
             done = Future()
-            done.set_result((state.legal_actions()[0], None))
+            done.set_result((state.legal_actions()[0], None, None))
             return done
 
     pool = BotPool(1, 2.0)
@@ -169,3 +176,42 @@ def test_a_search_bot_answers_a_window_with_a_quick_look_and_searches_on_its_tur
         turn.apply_action(turn.default_answer())
     asyncio.run(pool.choose(table, turn.current_player(), turn))
     assert sent == [("quick", "greedy"), ("searches", "ismcts:300:cut=30")]
+
+
+# The greedy bot reads the heuristic, which asks for the top card of an empty zone: it raises.
+BRITTLE = """game "Brittle"
+players 2
+attribute rank: 1, 2, 3, 4, 5, 6
+cards rank
+zone deck: hidden, stack
+zone hand per player: owner
+zone pile: public, stack
+zone spare: public
+var current: player
+action play (c in me.hand) { move c to pile }
+setup { shuffle deck  deal 3 from deck to hand  current = seat(2) }
+round { turn current { choose play }  current = next(current) }
+end game when count(pile) == 6
+outcome { for each p in players { win p } }
+heuristic number(top(spare).rank)
+"""
+
+
+def test_a_bot_that_fails_hands_its_seat_to_another_and_says_so(tmp_path):
+    """The table does not stall (it sat at "P2 to move" for ever): the first bot of greedy, random
+    that can move plays the seat from then on, and the table and its log say why."""
+    (tmp_path / "brittle.game").write_text(BRITTLE, encoding="utf-8")
+    with Served(tmp_path / "brittle.game", tmp_path / "data") as server:
+        table = create_table(server.url, 2, ["human", "greedy"], seed=1)
+        person = Player(server.url, table["seats"][0]["link"], lambda f: f["legal"][0]["move"])
+        asyncio.run(play_all([person], timeout=60))
+        log = log_lines(log_of(server.data, table["table"]))
+    why = "the bot 'greedy' failed (GameRuntimeError: "
+    assert log[-1]["type"] == "end" and [m["player"] for m in log if m["type"] == "move"] == [1, 0] * 3
+    seat = [m for m in log if m["type"] == "seat"]
+    assert len(seat) == 1 and (seat[0]["n"], seat[0]["player"], seat[0]["kind"]) == (0, 1, "random")
+    assert seat[0]["why"].startswith(why) and seat[0]["why"].endswith(": random plays P2 from now on")
+    assert "zone 'spare' is empty" in seat[0]["why"]
+    notices = [f["notice"] for f in person.frames if f.get("notice")]
+    assert notices == [seat[0]["why"]]
+    assert person.frames[-1]["seats"][1]["kind"] == "random" and not person.frames[-1]["stopped"]

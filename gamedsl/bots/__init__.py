@@ -2,6 +2,7 @@
 command line (`--seats greedy,random`), and make_bot makes one from a spec (`ismcts:2000:cut=40`)."""
 from __future__ import annotations
 
+import math
 from importlib import import_module
 from typing import TYPE_CHECKING
 
@@ -55,6 +56,11 @@ _OPTIONS = {
     "ismcts": {"cut": int, "heuristic": None, "c": float, "fresh": None, "rank": None},
 }
 _BUDGET = {"ismcts"}
+# The least and the most each number may be: a finite number within these, or the spec is refused
+# (a billion samples is no bot; a NaN exploration constant made every search raise). A server
+# narrows them further for its tables (serve/bots.py).
+LIMITS = {"samples": (1, 10_000), "lookahead": (1, 100), "budget": (1, 10_000_000), "cut": (1, 100_000),
+          "c": (0.0, 1_000.0), "iterations": (1, 100_000_000), "seconds": (0.001, 3_600.0)}
 
 
 def parse_spec(spec: str) -> tuple[str, dict]:
@@ -87,10 +93,23 @@ def parse_spec(spec: str) -> tuple[str, dict]:
             number = read(value)
         except ValueError:
             raise BotSpecError(f"'{name}' needs a number, not '{value}'") from None
-        if number < (0 if name == "c" else 1):
-            raise BotSpecError(f"'{name}' must be at least {0 if name == 'c' else 1}, not {value}")
-        kwargs[name] = number
+        kwargs[name] = within(name, number, value)
     return kind, kwargs
+
+
+def within(name: str, number, text: str, limits: dict = LIMITS):
+    """The number, if finite and within its limits (`limits[name]`: the least, the most); else BotSpecError."""
+    low, high = limits[name]
+    what = {"iterations": "the budget", "seconds": "the time per move"}.get(name, f"'{name}'")
+    if not math.isfinite(number):
+        raise BotSpecError(f"{what} must be a finite number, not {text}")
+    if not low <= number <= high:
+        raise BotSpecError(f"{what} must be from {_shown(low)} to {_shown(high)}, not {text}")
+    return number
+
+
+def _shown(x) -> str:
+    return f"{x:,}" if isinstance(x, int) else f"{x:,g}"
 
 
 def _budget(text: str) -> dict:
@@ -99,13 +118,8 @@ def _budget(text: str) -> dict:
         number = float(text[:-1]) if text.endswith("s") else int(text)
     except ValueError:
         raise BotSpecError(f"'{text}' is not a budget: give iterations (2000) or seconds per move (0.5s)") from None
-    if text.endswith("s"):
-        if not 0 < number < float("inf"):
-            raise BotSpecError(f"the time per move must be more than 0 seconds, not {text}")
-        return {"seconds": number}
-    if number < 1:
-        raise BotSpecError(f"the budget must be at least 1 iteration, not {text}")
-    return {"iterations": number}
+    name = "seconds" if text.endswith("s") else "iterations"
+    return {name: within(name, number, text)}
 
 
 def make_bot(spec: str, seed: int):

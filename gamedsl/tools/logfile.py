@@ -6,6 +6,7 @@ A log is one JSON object per line:
      "options": {...}, "seats": ["human", "greedy", ...]}
     {"type": "move", "n": 1, "player": 0, "action": 12, "text": "play J♣"}
     {"type": "move", "n": 2, "player": 2, "action": 40, "text": "cover", "time": 0.734}   (a race answer)
+    {"type": "seat", "n": 2, "player": 1, "kind": "greedy", "why": "..."}   (a seat handed on after move 2)
     ...
     {"type": "end", "returns": [...], "results": [...], "moves": M, "digest": HEX}
 
@@ -48,9 +49,10 @@ class LogData:
     end_line: int | None = None
     truncated: bool = False  # the last line was half-written and has been left out
     needs_rewrite: bool = False  # the file is not exactly the lines above (half line, missing newline)
+    seats: list = attrs.Factory(list)  # [(line number, seat dict)]: a seat handed to another player
 
     def lines(self) -> list[dict]:
-        out = [self.start] + [m for _, m in self.moves]
+        out = [self.start] + [m for _, m in sorted(self.moves + self.seats, key=lambda e: e[0])]
         if self.end is not None:
             out.append(self.end)
         return out
@@ -112,6 +114,11 @@ class LogWriter:
             line["time"] = time
         self.write(line)
 
+    def seat(self, n: int, player: int, kind: str, why: str):
+        """From move n + 1 on, `kind` plays the seat (a bot for a person gone away, or for a bot
+        that failed), and why."""
+        self.write({"type": "seat", "n": n, "player": player, "kind": kind, "why": why})
+
     def end(self, state):
         self.write(end_line(state))
 
@@ -171,6 +178,12 @@ _MOVE_FIELDS = {
     "action": (lambda x: _is_int(x) and x >= 0, "a move number from 0"),
     "text": (lambda x: isinstance(x, str), "a text"),
 }
+_SEAT_FIELDS = {
+    "n": (lambda x: _is_int(x) and x >= 0, "a whole number from 0"),
+    "player": (lambda x: _is_int(x) and x >= 0, "a seat number from 0"),
+    "kind": (lambda x: isinstance(x, str), "a text"),
+    "why": (lambda x: isinstance(x, str), "a text"),
+}
 _END_FIELDS = {
     "returns": (lambda x: isinstance(x, list) and all(_is_num(r) for r in x), "a list of numbers"),
     "results": (lambda x: isinstance(x, list) and all(r is None or isinstance(r, str) for r in x),
@@ -200,6 +213,7 @@ def read_log(path) -> LogData:
     # After the last newline comes either nothing (a complete file) or an unfinished line.
     unfinished = lines.pop()
     moves: list = []
+    seats: list = []
     end = end_line_no = None
     start = start_line = None
     truncated = needs_rewrite = False
@@ -257,16 +271,21 @@ def read_log(path) -> LogData:
                 raise LogError(path, lineno, f"'time' of the move line should be a number of seconds, "
                                              f"not {json.dumps(obj['time'])}")
             moves.append((lineno, obj))
+        elif kind == "seat":
+            _check_fields(path, lineno, obj, _SEAT_FIELDS)
+            if obj["player"] >= start["players"]:
+                raise LogError(path, lineno, f"player {obj['player']} in a game of {start['players']} players")
+            seats.append((lineno, obj))
         elif kind == "end":
             _check_fields(path, lineno, obj, _END_FIELDS)
             end, end_line_no = obj, lineno
         else:
-            raise LogError(path, lineno, f"unknown line type {json.dumps(kind)} (expected start, move or end)")
+            raise LogError(path, lineno, f"unknown line type {json.dumps(kind)} (expected start, move, seat or end)")
     if start is None:
         raise LogError(path, None, "the log is empty: it has no start line")
     if len(start["seats"]) != start["players"]:
         raise LogError(path, start_line, f"{len(start['seats'])} seats for {start['players']} players")
-    return LogData(str(path), start, start_line, moves, end, end_line_no, truncated, needs_rewrite)
+    return LogData(str(path), start, start_line, moves, end, end_line_no, truncated, needs_rewrite, seats)
 
 
 # ---- replaying

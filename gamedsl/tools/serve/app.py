@@ -176,7 +176,6 @@ class Server:
             raise HostRefused(409, f"{self.game.player_name(seat)} {now}: a seat can be given to a bot after "
                                    f"{self.settings.absent_seconds:g} s away")
         await table.replace(seat, spec)
-        self.store.set_seats(table_id, table.seats)
 
     async def rematch(self, table: Table, seat: int) -> str | None:
         """A new table with the same seats and options (a new seed), asked by a person seated at a

@@ -19,19 +19,26 @@ import os
 import signal
 from concurrent.futures import ProcessPoolExecutor
 
-from ...bots import BotSpecError, make_bot, parse_spec
+from ...bots import LIMITS, BotSpecError, make_bot, parse_spec, within
 from ...errors import GamedslError
 
 FALLBACK = ("greedy", "random")  # what moves for a bot whose search ran out of time, in this order
 QUICK_ANSWER = "greedy"  # what answers a reaction window or race for a bot that searches (answering_spec)
+# A table's bots think within these (narrower than LIMITS): the quick bots share one worker, so a
+# greedy with a thousand samples would delay every other table's greedy replies.
+TABLE_LIMITS = {**LIMITS, "samples": (1, 32), "lookahead": (1, 4), "budget": (1, 2_000), "cut": (1, 1_000),
+                "c": (0.0, 10.0), "iterations": (1, 20_000)}
 
 
 def check_spec(spec: str, max_seconds: float) -> str | None:
     """Why a seat's bot spec is refused at a server whose bots think at most `max_seconds` a move, or None."""
     try:
         kind, kwargs = parse_spec(spec)
+        for name, value in kwargs.items():
+            if name in TABLE_LIMITS and name != "seconds":
+                within(name, value, f"{value:g}" if isinstance(value, float) else str(value), TABLE_LIMITS)
     except BotSpecError as exc:
-        return str(exc)
+        return f"{exc} at a table here" if "must be from" in str(exc) else str(exc)
     seconds = kwargs.get("seconds")
     if seconds is not None and seconds > max_seconds:
         return (f"'{spec}' asks for {seconds:g} s a move; bots here think at most {max_seconds:g} s "
@@ -46,6 +53,18 @@ def answering_spec(spec: str, answering: bool) -> str:
     would wait seconds exactly when a bot could react (the issue measured 4.2-4.7 s, else at most
     26 ms). A quick look answers within the table's pace (Table.pace), which hides even that."""
     return QUICK_ANSWER if answering and parse_spec(spec)[0] == "ismcts" else spec
+
+
+def hand_over(table, seat: int, kind: str, why: str):
+    """From now on `kind` plays the seat (a bot that failed, or a person gone away): said at the
+    table (to every seat) and in its log and store, so that a restart keeps it."""
+    table.seats[seat] = kind
+    if table.writer is not None:
+        table.writer.seat(table.state.moves, seat, kind, why)
+    if table.store is not None:
+        table.store.set_seats(table.id, table.seats)
+    for k in range(len(table.seats)):
+        table.notices[k] = why
 
 
 def move_seed(table_seed: int, seat: int, move: int) -> int:
@@ -79,9 +98,12 @@ class BotPool:
         task = (table.id, table.game.text, table.game.prog.filename, s.np, table.seed, table.options, moves,
                 spec, seed, self.max_seconds)
         pool = self.searches if kind == "ismcts" else self.quick
-        action, error = await asyncio.get_running_loop().run_in_executor(pool, think, task)
+        action, error, failed = await asyncio.get_running_loop().run_in_executor(pool, think, task)
         if error:
             raise GamedslError(error)
+        if failed:
+            why, kind = failed
+            hand_over(table, seat, kind, f"{why}: {kind} plays {table.game.player_name(seat)} from now on")
         return action
 
     def draw(self, table, seat: int, state=None) -> int | None:
@@ -120,22 +142,27 @@ def _start_worker():
     signal.signal(signal.SIGALRM, time_up)
 
 
-def think(task) -> tuple[int | None, str | None]:
-    """(the bot's move, None) or (None, why it could not move): run in a worker process."""
+def think(task) -> tuple[int | None, str | None, tuple | None]:
+    """(the bot's move, None, None), (None, why it could not move, None), or (a move, None, (why the
+    seat's own bot failed, the bot of FALLBACK that moved instead)): run in a worker process."""
     table_id, text, filename, players, seed, options, moves, spec, bot_seed, max_seconds = task
     try:
         state = _rebuilt(table_id, text, filename, players, seed, options, moves)
-        for kind in (spec, *FALLBACK):
-            try:
-                signal.setitimer(signal.ITIMER_REAL, max_seconds * 1.5 + 0.5)
-                return make_bot(kind, bot_seed).choose(state.clone()), None
-            except _TimeUp:
-                continue
-            finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-        return None, "no bot could choose a move in time"
     except GamedslError as exc:
-        return None, str(exc)
+        return None, str(exc), None
+    failed = None
+    for kind in (spec, *FALLBACK):
+        try:
+            signal.setitimer(signal.ITIMER_REAL, max_seconds * 1.5 + 0.5)
+            return make_bot(kind, bot_seed).choose(state.clone()), None, failed and (failed, kind)
+        except _TimeUp:
+            continue
+        except Exception as exc:  # noqa: BLE001 - a bot's own failure: the next one moves, and the table is told
+            failed = failed or f"the bot '{kind}' failed ({type(exc).__name__}: {exc})"
+            continue
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    return None, failed or "no bot could choose a move in time", None
 
 
 def _rebuilt(table_id, text, filename, players, seed, options, moves):

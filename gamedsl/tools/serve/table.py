@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ...errors import GamedslError, IllegalAction
 from ..logfile import LogWriter, _dump
+from .bots import hand_over
 from .views import SPECTATOR, SeatLog, public_view
 from .windows import Ahead, Windows
 
@@ -278,7 +279,7 @@ class Table(Windows):
             legal = self.state.legal_actions()
             action = self.state.default_answer()
             return action if action in legal else legal[0]
-        except GamedslError as exc:
+        except Exception as exc:  # noqa: BLE001 - as in drive
             self._stop(f"the bot at {self.game.player_name(seat)} could not move: {exc}")
             return None
 
@@ -371,7 +372,7 @@ class Table(Windows):
                     thinking = asyncio.ensure_future(self.bots.choose(self, seat, at))  # the state is read now
                 try:
                     action = await thinking
-                except GamedslError as exc:
+                except Exception as exc:  # noqa: BLE001 - the table says why it stopped, never stalls silently
                     async with self.lock:
                         self._stop(f"the bot at {self.game.player_name(seat)} could not move: {exc}")
                         await self.broadcast()
@@ -402,7 +403,7 @@ class Table(Windows):
     async def replace(self, seat: int, spec: str):
         """The seat is played by a bot from now on (the host's choice, for a person gone away)."""
         async with self.lock:
-            self.seats[seat] = spec
+            hand_over(self, seat, spec, f"the host gave {self.game.player_name(seat)} to the bot '{spec}'")
             self.buffer.pop(seat, None)
             await self._settle()
         self.wake.set()
