@@ -306,3 +306,34 @@ def test_klondike_s_columns_are_a_tableau_in_the_browser(browser, tmp_path):
             ["0 cards"] + [f"{k} card{'s' if k > 1 else ''}" for k in range(1, 7)]
         assert all(cell.locator(".card").count() == 1 for cell in cells)  # one face-up card under each count
         page.context.close()
+
+
+def test_the_lobby_shows_each_link_once_and_copies_it_without_the_clipboard_api(browser, tmp_path):
+    """A table just made has its links under "The links" only (they were shown twice: a test's
+    locator met two, by timing); on a LAN address over http there is no navigator.clipboard, and
+    the copy buttons threw: they copy through a text field, or leave the link selected."""
+    with Served(GAMES / "laus.game", tmp_path / "data") as server:
+        page = browser.new_context().new_page()
+        page.add_init_script("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
+        errors = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server.url + "/")
+        page.wait_for_selector("#seats select")
+        page.click("#create")
+        page.wait_for_selector("#mine .mine-table h3")
+        wait_in_page(page, "document.querySelector('#mine .mine-table h3').textContent.includes('move')")
+        assert page.locator("a.spectator-link").count() == 1
+        assert page.locator("#mine .mine-table").inner_text().count("its links are above") == 1
+        first = page.locator("#links a.spectator-link").get_attribute("href")
+        button = page.locator("#links li", has=page.locator("a.spectator-link")).locator("button.copy")
+        button.click()
+        wait_in_page(page, "[...document.querySelectorAll('#links button.copy')].some(b => b.textContent !== 'copy')")
+        said = button.text_content()
+        assert said in ("copied", "selected: copy it") and not errors, (said, errors)
+        if said != "copied":
+            assert page.evaluate("getSelection().toString()") == server.url + first
+        page.click("#create")  # a second table: the first one's links are now under Your tables
+        wait_in_page(page, "document.querySelectorAll('#mine .mine-table').length == 2")
+        wait_in_page(page, "document.querySelectorAll('a.spectator-link').length == 2")
+        assert page.locator("#mine a.spectator-link").get_attribute("href") == first
+        assert page.locator("#links a.spectator-link").get_attribute("href") != first

@@ -57,9 +57,37 @@ function linkRow(label, path, cls) {
   const url = location.origin + path;
   const a = el("a", cls, url); a.href = path; a.target = "_blank"; a.rel = "noopener";
   const copy = el("button", "copy", "copy"); copy.type = "button";
-  copy.onclick = async () => { await navigator.clipboard.writeText(url).catch(() => {}); copy.textContent = "copied"; };
+  copy.onclick = async () => { copy.textContent = await copied(url, a) ? "copied" : "selected: copy it"; };
   li.append(a, " ", copy);
   return li;
+}
+
+// Copy a link: with the clipboard API where the page may use it (https, or this machine), else
+// (a LAN address over http has no navigator.clipboard) through a hidden text field; if even that is
+// refused, the link's text is left selected for the person to copy.
+async function copied(url, link) {
+  try { await navigator.clipboard.writeText(url); return true; } catch (e) { /* no clipboard API here */ }
+  const field = el("textarea"); field.value = url; field.setAttribute("readonly", "");
+  field.style.position = "fixed"; field.style.opacity = "0";
+  document.body.append(field); field.select();
+  let ok = false;
+  try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+  field.remove();
+  if (!ok) { const range = document.createRange(); range.selectNodeContents(link);
+             getSelection().removeAllRanges(); getSelection().addRange(range); }
+  return ok;
+}
+
+let justMade = null;  // the table whose links are shown above, under "The links": not shown twice
+
+function linkList(t) {
+  const ul = el("ul", "links");
+  for (const s of t.seats) {
+    if (s.link) ul.append(linkRow(`${s.seat} (${s.kind})`, s.link, "seat-link"));
+    else ul.append(el("li", "muted", `${s.seat}: ${s.kind}, a bot`));
+  }
+  ul.append(linkRow("spectators", t.spectator, "spectator-link"));
+  return ul;
 }
 
 function showMine(states) {
@@ -71,13 +99,8 @@ function showMine(states) {
     const sec = el("div", "mine-table");
     const state = states[t.table] || "gone from the server";
     sec.append(el("h3", "", `${t.table} — ${state}`));
-    const ul = el("ul", "links");
-    for (const s of t.seats) {
-      if (s.link) ul.append(linkRow(`${s.seat} (${s.kind})`, s.link, "seat-link"));
-      else ul.append(el("li", "muted", `${s.seat}: ${s.kind}, a bot`));
-    }
-    ul.append(linkRow("spectators", t.spectator, "spectator-link"));
-    sec.append(ul);
+    if (t.table === justMade) sec.append(el("p", "muted", "its links are above, under The links"));
+    else sec.append(linkList(t));
     const buttons = el("div", "host-buttons");
     const close = el("button", "", "close the table"), del = el("button", "", "delete it");
     close.type = del.type = "button";
@@ -138,13 +161,10 @@ $("new").onsubmit = async (ev) => {
   const made = await r.json().catch(() => ({error: `the server answered ${r.status} ${r.statusText}`}));
   if (!r.ok) { showError(made.error); return; }
   keep([...mine(), made]);
-  const ul = $("links");
-  ul.replaceChildren();
-  for (const s of made.seats) {
-    if (s.link) ul.append(linkRow(`${s.seat} (${s.kind})`, s.link, "seat-link"));
-    else ul.append(el("li", "muted", `${s.seat}: ${s.kind}, a bot`));
-  }
-  ul.append(linkRow("spectators", made.spectator, "spectator-link"));
+  justMade = made.table;
+  const ul = linkList(made);
+  ul.id = "links";
+  $("links").replaceWith(ul);
   $("made").hidden = false;
   listTables();
 };
