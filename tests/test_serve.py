@@ -296,6 +296,7 @@ async def _bad_input(server, table):
             ("binary", mover, b"\x00\x01move"),
             ("too long", mover, json.dumps({"type": "move", "move": 1, "pad": "x" * 5000})),
             ("not an object", mover, "[1, 2]"),
+            ("too deep", mover, "[" * 2000 + "]" * 2000),
             ("unknown type", mover, json.dumps({"type": "shuffle"})),
             ("no move", mover, json.dumps({"type": "move", "move": "play"})),
             ("illegal", mover, json.dumps({"type": "move", "move": 10**6, "turn": fm["turn"]})),
@@ -345,6 +346,7 @@ def test_bad_input_is_answered_to_its_sender_only_and_changes_nothing(tmp_path):
         assert replies["binary"] == "send text frames of JSON, not binary ones"
         assert replies["too long"].startswith("the message is too long (50")
         assert replies["not an object"] == "the message should be a JSON object"
+        assert replies["too deep"].startswith("the message is not JSON (the JSON nests more than 32 deep)")
         assert replies["unknown type"].startswith('unknown message type "shuffle"')
         assert replies["no move"].startswith("a move is sent as")
         assert replies["illegal"] == "there is no move number 1000000"

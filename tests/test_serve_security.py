@@ -609,3 +609,32 @@ def test_a_join_costs_the_joining_connections_frame_and_online_stays_right():
         assert all(len(c.ws.sent) == 3 for c in [p1, *watchers])
         assert [s["online"] for s in watchers[0].ws.sent[-1]["seats"]] == [True, False, False]
     asyncio.run(run())
+
+
+def test_json_nested_too_deep_is_refused_with_a_reason_not_a_traceback(tmp_path):
+    """json.loads recurses into [[[[...]]]] until Python's limit: the form of a new table, and a host's
+    body, nested 2,000 deep were answered HTTP 500 with a traceback."""
+    with Served(GAMES / "laus.game", tmp_path / "data") as server:
+        client = lobby_client(server.url)
+        deep = "[" * 2000 + "]" * 2000
+        r = client.post("/api/tables", content=deep, headers={"Content-Type": "application/json"})
+        assert (r.status_code, r.json()) == (400, {"error": "send the table as a JSON object "
+                                                            "(the JSON nests more than 32 deep)"})
+        table = client.post("/api/tables", json={"players": 3, "seats": ["human", "human", "random"]}).json()
+        r = client.post(f"/api/tables/{table['table']}/seats/0", content=deep,
+                        headers={"Content-Type": "application/json", "X-Host-Token": table["host"]})
+        assert r.status_code == 400 and "Traceback" not in r.text
+        client.close()
+
+
+def test_spectators_cannot_take_the_connections_kept_for_the_seats():
+    """512 idle spectator connections from this machine (uncounted per address) locked every player
+    of every table out: a quarter of the connections is kept for seat links."""
+    limits = Limits(total=8, per_address=32, per_seat=4)
+    here = ("127.0.0.1", 1)
+    assert [limits.admit(here, None) for _ in range(6)] == [None] * 6
+    assert limits.admit(here, None) == "the server has 6 spectators connected, its most: try again later"
+    assert limits.admit(here, ("t", 0)) is None and limits.admit(here, ("t", 1)) is None
+    assert limits.admit(here, ("t", 2)) == "the server has 8 connections open, its most: try again later"
+    limits.release(here, None)
+    assert limits.admit(here, ("t", 2)) is None and limits.watching == 5

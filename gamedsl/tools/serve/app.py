@@ -41,7 +41,7 @@ from ..console import load
 from ..logfile import LogError, file_sha256, read_log, replay_moves, rewrite
 from ..simulate import effective_options, seat_problem
 from .bots import BotPool, check_spec
-from .security import TRY_AGAIN_LATER, Guard, Limits, Policy, Refused, close_reason, read_body
+from .security import TRY_AGAIN_LATER, Guard, Limits, Policy, Refused, close_reason, json_of, read_body
 from .store import SPECTATOR, Store, new_table_id
 from .table import MAX_FRAME, Conn, GroupLog, Settings, Table, log_path
 
@@ -333,9 +333,10 @@ class Web:
             return JSONResponse({"error": refused.message}, status_code=refused.status,
                                 headers={"connection": "close"})
         try:
-            form = json.loads(body)
-        except ValueError:
-            return JSONResponse({"error": "send the table as a JSON object"}, status_code=400)
+            form = json_of(body)
+        except ValueError as exc:
+            deep = f" ({exc})" if "nests" in str(exc) else ""
+            return JSONResponse({"error": "send the table as a JSON object" + deep}, status_code=400)
         if not isinstance(form, dict):
             return JSONResponse({"error": "send the table as a JSON object"}, status_code=400)
         try:
@@ -357,7 +358,7 @@ class Web:
                 await self.server.close_table(table_id, token)
             else:
                 form = await read_body(request)
-                spec = json.loads(form).get("bot") if form else None
+                spec = json_of(form).get("bot") if form else None
                 await self.server.replace_seat(table_id, token, request.path_params["seat"], spec)
         except HostRefused as exc:
             return JSONResponse({"error": str(exc)}, status_code=exc.status)
@@ -441,9 +442,10 @@ class Web:
         if len(text) > MAX_FRAME:
             return f"the message is too long ({len(text)} characters; at most {MAX_FRAME})"
         try:
-            message = json.loads(text)
-        except (ValueError, RecursionError):
-            return "the message is not JSON: send {\"type\": \"move\", \"move\": NUMBER, \"turn\": NUMBER}"
+            message = json_of(text)
+        except ValueError as exc:
+            deep = f" ({exc})" if "nests" in str(exc) else ""
+            return "the message is not JSON" + deep + ": send {\"type\": \"move\", \"move\": NUMBER, \"turn\": NUMBER}"
         if not isinstance(message, dict):
             return "the message should be a JSON object"
         kind = message.get("type")

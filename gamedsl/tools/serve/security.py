@@ -330,6 +330,35 @@ def close_reason(text: str) -> str:
 
 # ---- request bodies
 
+MAX_NESTING = 32  # the deepest JSON a request or message may nest (the lobby's form nests 2 deep)
+
+
+def json_of(text):
+    """The JSON value of a request body or WebSocket message (bytes or text). Raises ValueError for
+    text that is not JSON, or that nests deeper than MAX_NESTING (the json module would recurse
+    into it until Python's recursion limit, and answer with a traceback)."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise ValueError(f"the JSON nests more than {MAX_NESTING} deep")
+        elif ch in "]}":
+            depth -= 1
+    return json.loads(text)
+
+
 async def read_body(request, limit: int = MAX_BODY) -> bytes:
     """The request's body, read piece by piece and given up past `limit` bytes (a Content-Length over
     it is refused before anything is read): memory never holds more than `limit` of it. Raises Refused."""
@@ -359,7 +388,10 @@ class Limits:
 
     def __init__(self, total: int = 512, per_address: int = 32, per_seat: int = 4):
         self.total, self.per_address, self.per_seat = total, per_address, per_seat
-        self.open = 0
+        # a quarter of the connections is kept for the seats: spectators (one link, open to anyone,
+        # from this machine uncounted per address) cannot lock every player out
+        self.most_watching = total - total // 4
+        self.open = self.watching = 0
         self.by_address: collections.Counter = collections.Counter()
         self.by_seat: collections.Counter = collections.Counter()
 
@@ -378,7 +410,10 @@ class Limits:
             return f"too many connections from your address ({self.per_address}): close some tabs, then reload"
         if seat_key is not None and self.by_seat[seat_key] >= self.per_seat:
             return f"this seat is open in {self.per_seat} windows already: close one, then reload this page"
+        if seat_key is None and self.watching >= self.most_watching:
+            return f"the server has {self.watching} spectators connected, its most: try again later"
         self.open += 1
+        self.watching += seat_key is None
         if address is not None:
             self.by_address[address] += 1
         if seat_key is not None:
@@ -389,6 +424,7 @@ class Limits:
         """A connection admitted has closed."""
         address = self._address(client)
         self.open -= 1
+        self.watching -= seat_key is None
         for counter, key in ((self.by_address, address), (self.by_seat, seat_key)):
             if key is not None:
                 counter[key] -= 1
