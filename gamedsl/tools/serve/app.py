@@ -41,9 +41,10 @@ from ..console import load
 from ..logfile import LogError, file_sha256, read_log, replay_moves, rewrite
 from ..simulate import effective_options, seat_problem
 from .bots import BotPool, check_spec
-from .security import TRY_AGAIN_LATER, Guard, Limits, Policy, Refused, close_reason, json_of, read_body
-from .store import SPECTATOR, Store, new_table_id
-from .table import MAX_FRAME, Conn, GroupLog, Settings, Table, log_path
+from .security import (TRY_AGAIN_LATER, Guard, Limits, Policy, Refused, close_reason, is_loopback, json_of,
+                       read_body)
+from .store import SPECTATOR, GroupLog, Store, log_path, new_table_id
+from .table import MAX_FRAME, Conn, Settings, Table
 
 # The lobby's choices for a seat: a person, or a bot at a pace people can follow (ismcts with a cut
 # takes about 0.1 s a move in most seed games, 1 s in the dearest; docs/bots.md). The API takes any
@@ -80,14 +81,31 @@ class Server:
         self.metrics: collections.deque = collections.deque(maxlen=200_000)  # the latest move-to-clients times
         self.resuming: dict[str, asyncio.Event] = {}  # table id -> set once it is back after a restart
         self.bots = BotPool(self.settings.bot_workers, self.settings.max_bot_seconds)
+        self.created: dict[str, collections.deque] = {}  # per client address: when it created its last tables
 
     # ---- tables
     def _table(self, table_id, state, seats, writer, seed, options) -> Table:
         return Table(table_id, self.game, state, seats, writer, self.store, self.settings, self.metrics, self.bots,
                      seed, options)
 
-    async def create(self, players, seats, options, seed) -> dict:
-        """A new table from the lobby's form; raises GamedslError with a message for a bad one."""
+    def _may_create(self, client: str | None):
+        """Raises GamedslError when the server plays its most tables, or the client address created its
+        most in the last minute (this machine's, as with connections, counts in all only: it may be a
+        reverse proxy carrying everyone's requests)."""
+        if len(self.tables) >= self.settings.max_tables:
+            raise GamedslError(f"the server plays {len(self.tables)} tables, its most: try again when one is over")
+        if client is None or is_loopback(client):
+            return
+        now, recent = time.monotonic(), self.created.setdefault(client, collections.deque())
+        while recent and now - recent[0] > 60:
+            recent.popleft()
+        if len(recent) >= self.settings.tables_per_minute:
+            raise GamedslError(f"you created {len(recent)} tables in the last minute, the most: wait a moment")
+        recent.append(now)
+
+    async def create(self, players, seats, options, seed, client: str | None = None) -> dict:
+        """A new table from the lobby's form (from the address `client`); raises GamedslError with a
+        message for a bad one, or when too many tables are played or were just created."""
         game = self.game
         if not isinstance(players, int) or isinstance(players, bool) or not game.min_players <= players <= game.max_players:
             raise GamedslError(f"{game.name} is for {game.players_text()}, not {players}")
@@ -105,6 +123,7 @@ class Server:
             raise GamedslError("options are given as {NAME: VALUE}")
         options = effective_options(game, {str(k): v for k, v in options.items()})
         seed = parse_seed(seed)  # checked before anything is written: a refused form leaves no log
+        self._may_create(client)
         state = game.new_state(players=players, seed=seed, options=options)
         table_id = new_table_id()
         path = log_path(self.data, table_id)
@@ -214,10 +233,30 @@ class Server:
                 self.resuming.setdefault(row["id"], asyncio.Event())
 
     async def keep_tidy(self):
-        """Expire idle tables, once a minute, for as long as the server runs."""
+        """Expire idle tables and forget old ones, once a minute, for as long as the server runs."""
         while True:
             await asyncio.sleep(60)
             await self.expire_idle()
+            self.forget_old()
+
+    def forget_old(self):
+        """Delete the log and links of every table no longer played whose last move is --keep-days old."""
+        days = self.settings.keep_days
+        if not days:
+            return
+        for row in self.store.tables():
+            tid, path = row["id"], Path(row["log"])
+            if tid in self.tables and not self.tables[tid].state.is_terminal() or tid in self.resuming:
+                continue  # (being played)
+            try:
+                age = time.time() - path.stat().st_mtime
+            except OSError:
+                age = time.time() - row["created"]
+            if age > days * 86400:
+                self.tables.pop(tid, None)
+                self.unavailable.pop(tid, None)
+                self.store.delete_table(tid)
+                path.unlink(missing_ok=True)
 
     async def resume_all(self):
         """Every table of the store, where its log left it: one after the other, each replayed in a
@@ -341,7 +380,7 @@ class Web:
             return JSONResponse({"error": "send the table as a JSON object"}, status_code=400)
         try:
             made = await self.server.create(form.get("players"), form.get("seats"), form.get("options") or {},
-                                       form.get("seed"))
+                                            form.get("seed"), request.client[0] if request.client else None)
         except GamedslError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
         return JSONResponse(made)
@@ -469,6 +508,7 @@ class Web:
     @contextlib.asynccontextmanager
     async def lifespan(self, app):
         self.server.mark_resuming()  # at once: a link opened before its table is back waits for it
+        self.server.forget_old()  # (tables closed for --keep-days: those still to resume are kept)
         resume = asyncio.ensure_future(self.server.resume_all())  # while the server already answers
         tidy = asyncio.ensure_future(self.server.keep_tidy())
         yield

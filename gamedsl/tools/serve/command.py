@@ -82,6 +82,13 @@ def register(sub, count):
     p.add_argument("--absent-seconds", type=_seconds, default=60.0, metavar="SECONDS",
                    help="how long a person must be away before the table's host may give their seat to a bot "
                         "(default 60)")
+    p.add_argument("--max-tables", type=count, default=200, metavar="N",
+                   help="the most tables being played at once (default 200)")
+    p.add_argument("--tables-per-minute", type=count, default=20, metavar="N",
+                   help="the most tables one client address may create in a minute (default 20)")
+    p.add_argument("--keep-days", type=_seconds, default=30.0, metavar="DAYS",
+                   help="delete the log and links of a table no longer played (over, closed or expired) this "
+                        "many days after its last move (default 30; 0: keep them)")
     p.add_argument("--stats", action="store_true",
                    help="serve /api/stats, the load figures (moves, time from a move received to every client "
                         "told); they count every move, passes in reaction windows too: for a load test, not a "
@@ -126,7 +133,8 @@ def cmd_serve(args) -> int:
     warn_if_shared(Path(args.data))
     server = Server(args.file, args.data, Settings(args.bot_delay, args.window_seconds, args.stats,
                                                    args.max_bot_seconds, args.bot_workers, args.idle_minutes,
-                                                   args.absent_seconds, args.answer_seconds))
+                                                   args.absent_seconds, args.answer_seconds, args.max_tables,
+                                                   args.tables_per_minute, args.keep_days))
     port = sock.getsockname()[1]
     policy = Policy(args.host, port, args.allow_host, args.allow_origin, args.allow_scripts)
     limits = Limits(args.max_connections, args.max_connections_per_address, args.max_connections_per_seat)

@@ -17,6 +17,9 @@ import sqlite3
 import time
 from pathlib import Path
 
+from ...errors import GamedslError
+from ..logfile import LogWriter, _dump
+
 SPECTATOR = -1  # the seat number of a spectator link
 
 SCHEMA = """
@@ -173,3 +176,37 @@ def _private_file(path: Path):
     for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
         if p.exists():
             os.chmod(p, 0o600)
+
+
+class GroupLog(LogWriter):
+    """A table's log (the lines `gamedsl play` writes), its lines held until `commit` writes them with
+    one sync to disk: a move and the bot moves it sets off cost one sync, made before anyone is told."""
+
+    def __init__(self, path, new: bool):
+        if new:  # readable by the server alone from the start: its start line holds the table's seed
+            path = Path(path)
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            except FileExistsError:
+                raise GamedslError(f"{path} already exists: a table's log is never written over") from None
+        super().__init__(path, new=False)
+        self.pending: list[dict] = []
+
+    def write(self, obj: dict):
+        self.pending.append(obj)
+
+    def commit(self):
+        if self.pending:
+            lines, self.pending = self.pending, []
+            self.file.write("".join(_dump(obj) + "\n" for obj in lines))
+            self.file.flush()
+            os.fsync(self.file.fileno())
+
+    def close(self):
+        self.commit()
+        super().close()
+
+
+def log_path(data: Path, table_id: str) -> Path:
+    return data / "logs" / f"{table_id}.jsonl"

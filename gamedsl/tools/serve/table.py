@@ -13,13 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 from ...errors import GamedslError, IllegalAction
-from ..logfile import LogWriter, _dump
 from .bots import hand_over
 from .views import SPECTATOR, SeatLog, public_view
 from .windows import Ahead, Windows
@@ -30,36 +27,6 @@ MAX_NAME = 24  # the longest name a person may give themselves at a seat
 LOG_WRITER = ThreadPoolExecutor(2, thread_name_prefix="gamedsl-log")
 
 
-class GroupLog(LogWriter):
-    """A table's log (the lines `gamedsl play` writes), its lines held until `commit` writes them with
-    one sync to disk: a move and the bot moves it sets off cost one sync, made before anyone is told."""
-
-    def __init__(self, path, new: bool):
-        if new:  # readable by the server alone from the start: its start line holds the table's seed
-            path = Path(path)
-            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            try:
-                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-            except FileExistsError:
-                raise GamedslError(f"{path} already exists: a table's log is never written over") from None
-        super().__init__(path, new=False)
-        self.pending: list[dict] = []
-
-    def write(self, obj: dict):
-        self.pending.append(obj)
-
-    def commit(self):
-        if self.pending:
-            lines, self.pending = self.pending, []
-            self.file.write("".join(_dump(obj) + "\n" for obj in lines))
-            self.file.flush()
-            os.fsync(self.file.fileno())
-
-    def close(self):
-        self.commit()
-        super().close()
-
-
 class Settings:
     """How tables play: the pause before a bot's move (so people can follow), how long a reaction
     window or race waits for a person before answering for them, and what bots and idle tables may
@@ -67,7 +34,8 @@ class Settings:
 
     def __init__(self, bot_delay: float = 0.6, window_seconds: float = 10.0, stats: bool = False,
                  max_bot_seconds: float = 2.0, bot_workers: int = 2, idle_minutes: float = 120.0,
-                 absent_seconds: float = 60.0, answer_seconds: float = 0.25):
+                 absent_seconds: float = 60.0, answer_seconds: float = 0.25, max_tables: int = 200,
+                 tables_per_minute: int = 20, keep_days: float = 30.0):
         self.bot_delay = bot_delay
         self.window_seconds = window_seconds
         # a bot asked in a reaction window or race answers within this (else it lets the moment pass),
@@ -78,6 +46,9 @@ class Settings:
         self.bot_workers = bot_workers  # bots thinking at once, server-wide (worker processes)
         self.idle_minutes = idle_minutes  # a table with no move and nobody connected this long is closed
         self.absent_seconds = absent_seconds  # a person away this long may be replaced by a bot
+        self.max_tables = max_tables  # tables being played at once
+        self.tables_per_minute = tables_per_minute  # tables one address may create in a minute
+        self.keep_days = keep_days  # the log of a table no longer played is deleted after this (0: never)
 
 
 class Conn:
@@ -93,7 +64,7 @@ class Conn:
 class Table(Windows):
     """A game being played by connected people and by bots (its reaction windows: windows.py)."""
 
-    def __init__(self, table_id: str, game, state, seats: list[str], writer: GroupLog | None, store,
+    def __init__(self, table_id: str, game, state, seats: list[str], writer, store,
                  settings: Settings, metrics: list, bots, seed: int, options: dict):
         self.id, self.game, self.state, self.seats = table_id, game, state, seats
         self.bots, self.seed, self.options = bots, seed, options  # the pool bots think in; what rebuilds the game
@@ -543,7 +514,3 @@ def _why(state, move: int) -> str:
         return state.explain(move)
     except (IllegalAction, GamedslError) as exc:
         return str(exc)
-
-
-def log_path(data: Path, table_id: str) -> Path:
-    return data / "logs" / f"{table_id}.jsonl"
