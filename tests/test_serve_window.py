@@ -201,6 +201,8 @@ def test_a_player_who_reacts_is_not_shown_the_next_decision_until_the_moment_is_
     shouting = [k for k, f in enumerate(p2.frames) if f["window"]][1]  # the window P2 shouted in
     after = p2.frames[shouting + 1]
     assert not after["legal"]  # then nothing to answer until the moment is over
+    # and the table says so: its answer is in, the others are waited for (it read "P2 to move", no buttons)
+    assert after["answered"] and after["view"]["to_move"] == "P2"
 
 
 def test_a_person_is_asked_to_react_before_their_own_moves_and_when_something_is_new(tmp_path):

@@ -443,7 +443,7 @@ class Table(Windows):
         log = self.logs.setdefault(seat, SeatLog(seat))
         log.update(s)
         entries = log.entries[conn.log_sent:]
-        answered = seat in self.asked and self.answered(seat) and not (self.ahead and self.ahead.player == seat)
+        answered = seat in self.asked and self.answered(seat) and not self.ahead_asks(seat)  # (then: its decision)
         frame = {"type": "state", "table": self.id, "game": game.name, "turn": view["move"] if legal else None,
                  "seat": None if seat == SPECTATOR else game.player_name(seat),
                  "seats": [{"name": game.player_name(k), "kind": kind, "nickname": self.names[k],
