@@ -337,3 +337,21 @@ def test_the_lobby_shows_each_link_once_and_copies_it_without_the_clipboard_api(
         wait_in_page(page, "document.querySelectorAll('a.spectator-link').length == 2")
         assert page.locator("#mine a.spectator-link").get_attribute("href") == first
         assert page.locator("#links a.spectator-link").get_attribute("href") != first
+
+
+def test_the_table_page_has_the_rules_from_the_game_file(browser, tmp_path):
+    """No rules or help were on the table page: a panel shows the file's opening comment, its moves
+    with what each needs, and its options."""
+    with Served(GAMES / "laus.game", tmp_path / "data") as server:
+        links, spectator = _lobby(browser, server.url, 3, ["human", "random", "random"], {}, 5)
+        page = browser.new_context().new_page()
+        page.goto(server.url + spectator)
+        page.wait_for_selector("#rule-moves li", state="attached")
+        assert not page.locator("#about").is_visible()  # folded until asked for
+        page.click("#rules summary")
+        about = page.locator("#about p").all_inner_texts()
+        assert about[0] == ("Laus: a trick-taking game for 3 or 4 players. Avoid points: the first player at or "
+                            "over the target total loses. Rules: shared/seeds/laus.txt.")
+        moves = page.locator("#rule-moves li").all_inner_texts()
+        assert any(m.startswith("look at the skat") for m in moves) and any(m.startswith("put back") for m in moves)
+        assert "target: the total at which a player loses (default 1500)" in page.locator("#rule-options").inner_text()

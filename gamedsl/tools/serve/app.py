@@ -318,9 +318,34 @@ class Server:
             options.append({"name": name, "default": game.option_text(name, default), "help": text,
                             "choices": choices, "kind": "choice" if choices else
                             "bool" if isinstance(default, bool) else "number"})
+        moves = [{"move": act.title, "anytime": act.anytime, "when": [m for _, m, _ in act.requires if m]}
+                 for act in game.prog.actions if act.step < 0 and act.name not in ("no reaction", "(done)")]
         return {"name": game.name, "min_players": game.min_players, "max_players": game.max_players,
                 "options": options, "seat_kinds": list(SEAT_KINDS),
-                "players": [game.player_name(k) for k in range(game.max_players)]}
+                "players": [game.player_name(k) for k in range(game.max_players)],
+                "about": about(game.prog.text), "moves": moves}
+
+
+def about(text: str) -> list[str]:
+    """The paragraphs of a game file's opening comment (its rules, as the designer wrote them):
+    the comment lines before its first line of code, a line of only '#' between paragraphs."""
+    paragraphs, lines = [], []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            break
+        words = stripped.lstrip("#").strip()
+        if words.startswith("- ") and lines:  # a list's item: a paragraph of its own
+            paragraphs.append(" ".join(lines))
+            lines = []
+        if words:
+            lines.append(words)
+        elif lines:
+            paragraphs.append(" ".join(lines))
+            lines = []
+    if lines:
+        paragraphs.append(" ".join(lines))
+    return paragraphs
 
 
 class HostRefused(GamedslError):

@@ -328,3 +328,22 @@ function connect() {
   };
 }
 connect();
+
+// The rules panel, from the game file: its opening comment, its moves (with what each needs),
+// its options (their values at this table come with each frame, in the header).
+async function loadRules() {
+  const info = await (await fetch("/api/game")).json().catch(() => null);
+  if (!info) return;
+  for (const text of info.about) $("about").append(el("p", "", text));
+  for (const m of info.moves) {
+    const li = el("li", "", m.move + (m.anytime ? " (at any moment, out of turn)" : ""));
+    if (m.when.length) li.append(el("div", "muted", "not allowed: " + m.when.join("; ")));
+    $("rule-moves").append(li);
+  }
+  if (info.options.length) {
+    const ul = el("ul");
+    for (const o of info.options) ul.append(el("li", "", `${o.name}: ${o.help || ""} (default ${o.default})`));
+    $("rule-options").append(el("h3", "", "Options"), ul);
+  }
+}
+loadRules();
