@@ -41,8 +41,17 @@ def test_only_the_host_closes_a_table_and_everyone_is_told(tmp_path):
         assert seat.frames[-1]["stopped"] == "the host closed the table" and not seat.frames[-1]["legal"]
         assert tid not in {t["table"] for t in httpx.get(server.url + "/api/tables").json()}
         assert _host(server.url, "POST", f"/api/tables/{tid}/close", table["host"]).status_code == 409
+        assert asyncio.run(_first_message(server.url, table["seats"][1]["link"])) == \
+            {"type": "closed", "message": "this table is closed: its host closed it"}  # (was a fatal error)
     with Served(LAUS, data) as server:  # a closed table is not resumed after a restart
         assert {t["table"] for t in httpx.get(server.url + "/api/tables").json()} == {other["table"]}
+        assert asyncio.run(_first_message(server.url, table["seats"][0]["link"]))["type"] == "closed"
+
+
+async def _first_message(url: str, link: str) -> dict:
+    import json
+    async with websockets.connect(ws_url(url, link), origin=url) as ws:
+        return json.loads(await asyncio.wait_for(ws.recv(), 5))
 
 
 def test_the_host_deletes_a_table_its_links_and_its_log(tmp_path):

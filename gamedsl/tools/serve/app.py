@@ -326,6 +326,10 @@ class Server:
                 "about": about(game.prog.text), "moves": moves}
 
 
+CLOSED = {"closed": "this table is closed: its host closed it", "expired": "this table is closed: nobody played "
+          "at it for a long while"}  # what a link of a table no longer played says, by its status
+
+
 def about(text: str) -> list[str]:
     """The paragraphs of a game file's opening comment (its rules, as the designer wrote them):
     the comment lines before its first line of code, a line of only '#' between paragraphs."""
@@ -457,6 +461,11 @@ class Web:
         if found is None or found[0] not in self.server.tables:
             if not accepted:
                 await ws.accept()
+            closed = CLOSED.get(self.server.store.status(found[0])) if found is not None else None
+            if closed:  # no error: the table's end, said as the page says a game's end
+                await ws.send_text(json.dumps({"type": "closed", "message": closed}))
+                await ws.close(code=1000)
+                return
             why = "this link opens no seat of any table: check that it was copied whole" if found is None \
                 else f"this table cannot be played: {self.server.unavailable.get(found[0], 'it is not loaded')}"
             await ws.send_text(json.dumps({"type": "error", "message": why, "fatal": True}))

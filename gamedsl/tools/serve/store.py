@@ -149,6 +149,10 @@ class Store:
                  "options": json.loads(r[5]), "seats": json.loads(r[6]), "log": r[7], "status": r[8]}
                 for r in rows]
 
+    def status(self, table_id: str) -> str | None:
+        row = self.db.execute("SELECT status FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return row[0] if row else None
+
     def set_status(self, table_id: str, status: str):
         with self.db:
             self.db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))

@@ -310,6 +310,11 @@ function connect() {
       for (const b of document.querySelectorAll("#moves button")) b.disabled = false;
       return;
     }
+    if (data.type === "closed") {  // the table's end: no error, and nothing to reconnect to
+      fatal = true; setConnected(false, "closed");
+      $("offline").textContent = data.message; $("offline").classList.add("notice");
+      $("status").textContent = "closed"; return;
+    }
     if (data.type === "resuming") { setConnected(false, "resuming…"); $("offline").textContent = data.message; return; }
     setConnected(true, "connected");
     if (data.notice) showNotice(data.notice);
