@@ -283,6 +283,10 @@ def test_a_lol_table_on_a_phone(browser, tmp_path):
         cards = page.locator("#players tr.me .card")
         tops = {round(cards.nth(k).bounding_box()["y"]) for k in range(cards.count())}
         assert cards.count() >= 5 and len(tops) <= 2  # the hand on a line or two, not a card a line
+        # the moves, then the last lines of the log, on the first screen (the log sat below the players)
+        moves, log = page.locator("#act").bounding_box(), page.locator("#log").bounding_box()
+        assert moves["y"] < log["y"] and log["y"] + min(log["height"], 60) < 844
+        assert page.locator("#log div").count() and page.locator("#log div").last.bounding_box()["y"] < 844
     path = tmp_path / "phone.png"
     path.write_bytes(shot)
     now, reference = Image.open(path).convert("RGB"), Image.open(REFERENCE).convert("RGB")
