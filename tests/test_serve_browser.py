@@ -359,3 +359,21 @@ def test_the_table_page_has_the_rules_from_the_game_file(browser, tmp_path):
         moves = page.locator("#rule-moves li").all_inner_texts()
         assert any(m.startswith("look at the skat") for m in moves) and any(m.startswith("put back") for m in moves)
         assert "target: the total at which a player loses (default 1500)" in page.locator("#rule-options").inner_text()
+
+
+def test_the_host_gives_a_seat_to_a_bot_from_the_lobby(browser, tmp_path):
+    """Host controls were close and delete only (handing a seat to a bot was API only)."""
+    with Served(GAMES / "laus.game", tmp_path / "data", "--absent-seconds", "0") as server:
+        page = browser.new_context().new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector("#seats select")
+        page.locator("#seats select").nth(1).select_option("human")
+        page.click("#create")
+        page.wait_for_selector("#mine .give-bot button")
+        page.select_option("#mine .give-seat", label="P2")
+        page.select_option("#mine .give-kind", "greedy")
+        page.click("#mine .give-bot button")
+        wait_in_page(page, "document.querySelector('#links').textContent.includes('P2: greedy, a bot')")
+        tables = page.evaluate("fetch('/api/tables').then(r => r.json())")
+        assert tables[0]["seats"][1] == "greedy"
+        assert page.locator("#mine .give-seat option").all_inner_texts() == ["P1"]

@@ -80,6 +80,14 @@ async function copied(url, link) {
 
 let justMade = null;  // the table whose links are shown above, under "The links": not shown twice
 
+function showMade(t) {  // the links of the table just made, under "The links"
+  justMade = t.table;
+  const ul = linkList(t);
+  ul.id = "links";
+  $("links").replaceWith(ul);
+  $("made").hidden = false;
+}
+
 function linkList(t) {
   const ul = el("ul", "links");
   for (const s of t.seats) {
@@ -110,16 +118,38 @@ function showMine(states) {
       if (await host(t, "DELETE", `/api/tables/${t.table}`)) keep(mine().filter((x) => x.table !== t.table));
       listTables();
     };
-    if (states[t.table] && !/closed|over|gone/.test(states[t.table])) buttons.append(close);
+    const live = states[t.table] && !/closed|over|gone/.test(states[t.table]);
+    if (live) buttons.append(close, botButtons(t));
     buttons.append(del);
     sec.append(buttons);
     box.append(sec);
   }
 }
 
-async function host(t, method, path) {
+// Give a person's seat to a bot (one who has gone away: the server says how long they must be away).
+function botButtons(t) {
+  const span = el("span", "give-bot");
+  const seat = el("select"), bot = el("select"), go = el("button", "", "give to a bot");
+  t.seats.forEach((s, k) => { if (s.kind === "human") seat.append(new Option(s.seat, k)); });
+  for (const kind of info.seat_kinds) if (kind !== "human") bot.append(new Option(kind, kind));
+  seat.className = "give-seat"; bot.className = "give-kind"; go.type = "button";
+  go.onclick = async () => {
+    const k = +seat.value;
+    if (await host(t, "POST", `/api/tables/${t.table}/seats/${k}`, {bot: bot.value})) {
+      keep(mine().map((x) => x.table !== t.table ? x : {...x, seats: x.seats.map((s, j) =>
+        j === k ? {...s, kind: bot.value, link: null} : s)}));
+      if (t.table === justMade) showMade(mine().find((x) => x.table === t.table));
+      listTables();
+    }
+  };
+  if (seat.options.length) span.append(seat, bot, go);
+  return span;
+}
+
+async function host(t, method, path, body) {
   const r = await fetch(path, {method, headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf,
-                                                 "X-Host-Token": t.host}});
+                                                 "X-Host-Token": t.host},
+                               body: body === undefined ? undefined : JSON.stringify(body)});
   const answer = await r.json().catch(() => ({error: `the server answered ${r.status} ${r.statusText}`}));
   if (!r.ok) { showError(answer.error); return false; }
   listTables();
@@ -161,11 +191,7 @@ $("new").onsubmit = async (ev) => {
   const made = await r.json().catch(() => ({error: `the server answered ${r.status} ${r.statusText}`}));
   if (!r.ok) { showError(made.error); return; }
   keep([...mine(), made]);
-  justMade = made.table;
-  const ul = linkList(made);
-  ul.id = "links";
-  $("links").replaceWith(ul);
-  $("made").hidden = false;
+  showMade(made);
   listTables();
 };
 load();
