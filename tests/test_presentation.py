@@ -393,3 +393,20 @@ def test_the_reinforcement_learning_texts_carry_the_labels_and_the_seat_s_log():
     assert text["labels"]["deck"] == "draw pile" and text["labels"]["last_points"] == "points"
     first = names(env.state, "pile")[0]
     assert text["player"] == "P2" and text["log"] == [f"{first} starts the pile", "P1: draws a card"]
+
+
+def test_the_terminal_draws_cards_in_the_colours_their_attributes_give_them():
+    from gamedsl.tools import render
+    beacons = gamedsl.load_game(ROOT / "games" / "beacons.game")
+    lol = gamedsl.load_game(ROOT / "games" / "lol.game")
+    try:
+        render.use_colours(beacons)
+        text = render.card_text("P2 holds B3, W1 and R5")
+        styles = {text.plain[s.start:s.end]: str(s.style) for s in text.spans}
+        assert styles == {"B3": "bold blue", "W1": "bold white", "R5": "bold red"}
+        render.use_colours(lol)
+        text = render.card_text("jump in 7 blue")
+        assert {text.plain[s.start:s.end]: str(s.style) for s in text.spans} == {"7 blue": "bold blue"}
+        assert render.card_colours(gamedsl.load_game(ROOT / "games" / "laus.game"))["A♥"] == "red"
+    finally:
+        render.CARD_COLOURS.clear()

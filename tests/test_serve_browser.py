@@ -377,3 +377,17 @@ def test_the_host_gives_a_seat_to_a_bot_from_the_lobby(browser, tmp_path):
         tables = page.evaluate("fetch('/api/tables').then(r => r.json())")
         assert tables[0]["seats"][1] == "greedy"
         assert page.locator("#mine .give-seat option").all_inner_texts() == ["P1"]
+
+
+def test_cards_are_drawn_in_the_colours_their_attributes_give_them(browser, tmp_path):
+    """Beacons' cards were uncoloured codes ("B3"): a card whose attribute is valued by a colour (or a
+    suit) is drawn in it, at the table as at the terminal."""
+    with Served(GAMES / "beacons.game", tmp_path / "data") as server:
+        links, _ = _lobby(browser, server.url, 2, ["human", "human"], {}, 4)
+        (page,) = _seat_pages(browser, server.url, links[:1])
+        page.wait_for_selector("#players .card")
+        wait_in_page(page, "[...document.querySelectorAll('#players .card')].some(e => e.classList.length > 1)")
+        names = {"R": "red", "Y": "yellow", "G": "green", "B": "blue", "W": "white"}
+        cards = [(c.text_content(), c.get_attribute("class")) for c in page.locator("#players .card").all()]
+        coded = [(text, cls) for text, cls in cards if re.fullmatch(r"[RYGBW][1-5]", text)]
+        assert len(coded) >= 5 and all(names[text[0]] in cls.split() for text, cls in coded), coded

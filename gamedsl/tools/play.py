@@ -136,6 +136,7 @@ def _run(game, state, seats, agents, writer, out: Console, path, verbose: bool) 
     humans = [k for k, kind in enumerate(seats) if kind == "human"]
     human = bool(humans)
     show = human or verbose
+    render.use_colours(game)
     # a new game's lines said before the first move (its setup) come first; a resumed game's were shown
     seen_log, seen_round = (0 if state.moves == 0 else len(state.log)), state.round_number
     held: list = []  # moves made but not shown yet (answers in an open window)

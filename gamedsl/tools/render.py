@@ -14,19 +14,69 @@ RED_SYMBOLS = "♥♦♡♢"
 BLACK_SYMBOLS = "♣♠♧♤"
 
 
+# The colour a card is drawn in, by the values of its attributes: a colour's own name, or a suit's.
+COLOURS = {"red": "red", "yellow": "yellow", "green": "green", "blue": "blue", "white": "white",
+           "black": "black", "purple": "purple", "orange": "orange", "pink": "pink",
+           "hearts": "red", "diamonds": "red", "spades": "black", "clubs": "black"}
+CARD_COLOURS: dict = {}  # card name -> colour, for the game being played (use_colours)
+
+
+def card_colours(game) -> dict:
+    """Per card name, the colour its attributes give it (the first attribute valued by a colour or a
+    suit: Beacons' "B3" is blue, LOL's "7 blue" too); cards with none are left out."""
+    out = {}
+    for card in range(game.card_count()):
+        for (_, values, _), table in zip(game.prog.attributes, game.attr_tables):
+            colour = COLOURS.get(str(values[table[card]]).casefold()) if table[card] >= 0 else None
+            if colour:
+                out[game.card_name(card)] = colour
+                break
+    return out
+
+
+def use_colours(game):
+    """Draw the cards of this game in their colours at the terminal (card_text)."""
+    CARD_COLOURS.clear()
+    CARD_COLOURS.update(card_colours(game))
+
+
+_STYLES = {"red": "bold red", "black": "bold", "white": "bold white", "yellow": "bold yellow",
+           "green": "bold green", "blue": "bold blue", "purple": "bold magenta", "orange": "bold dark_orange",
+           "pink": "bold pink1"}
+
+
 def card_text(text: str, base_style: str = "") -> Text:
-    """A text with every word holding a red suit symbol coloured red (the others in the default colour)."""
+    """A text with every card in it drawn in its colour: a card of the game being played as its
+    attributes say (use_colours), a word holding a red suit symbol red."""
     out = Text(style=base_style)
-    for i, word in enumerate(str(text).split(" ")):
+    words = str(text).split(" ")
+    i = 0
+    while i < len(words):
         if i:
             out.append(" ")
-        if any(s in word for s in RED_SYMBOLS):
+        two = " ".join(words[i:i + 2])  # a card named in two words: "7 blue"
+        if i + 1 < len(words) and two.rstrip(",.;:") in CARD_COLOURS:
+            _coloured(out, two)
+            i += 2
+            continue
+        word = words[i]
+        if word.rstrip(",.;:") in CARD_COLOURS:
+            _coloured(out, word)
+        elif any(s in word for s in RED_SYMBOLS):
             out.append(word, style="bold red")
         elif any(s in word for s in BLACK_SYMBOLS):
             out.append(word, style="bold")
         else:
             out.append(word)
+        i += 1
     return out
+
+
+def _coloured(out: Text, words: str):
+    """A card's name in its colour, and the punctuation after it (a list's comma) as it is."""
+    name = words.rstrip(",.;:")
+    out.append(name, style=_STYLES[CARD_COLOURS[name]])
+    out.append(words[len(name):])
 
 
 def cards_text(cards: list) -> Text:

@@ -39,6 +39,7 @@ from ...errors import GamedslError
 from ...version import __version__
 from ..console import load
 from ..logfile import LogError, file_sha256, read_log, replay_moves, rewrite
+from ..render import card_colours
 from ..simulate import effective_options, seat_problem
 from .bots import BotPool, check_spec
 from .security import (TRY_AGAIN_LATER, Guard, Limits, Policy, Refused, close_reason, is_loopback, json_of,
@@ -323,7 +324,7 @@ class Server:
         return {"name": game.name, "min_players": game.min_players, "max_players": game.max_players,
                 "options": options, "seat_kinds": list(SEAT_KINDS),
                 "players": [game.player_name(k) for k in range(game.max_players)],
-                "about": about(game.prog.text), "moves": moves}
+                "about": about(game.prog.text), "moves": moves, "colours": card_colours(game)}
 
 
 CLOSED = {"closed": "this table is closed: its host closed it", "expired": "this table is closed: nobody played "

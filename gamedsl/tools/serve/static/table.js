@@ -23,10 +23,13 @@ function el(tag, cls, text) {
   return e;
 }
 
-// A card (or any text holding card names): red suits red; a colour word marks the chip.
+// A card (or any text holding card names): in the colour its attributes give it (the game's
+// /api/game "colours": Beacons' "B3" is blue); else red suits red, a colour word marks the chip.
+let colours = {};
 function cardEl(text) {
   const e = el("span", "card", text);
   const t = String(text);
+  if (colours[t]) { e.classList.add(colours[t]); return e; }
   if (/[♥♦♡♢]/.test(t)) e.classList.add("red");
   for (const c of ["red", "yellow", "green", "blue"]) if (new RegExp("\\b" + c + "\\b", "i").test(t)) e.classList.add(c);
   return e;
@@ -339,6 +342,8 @@ connect();
 async function loadRules() {
   const info = await (await fetch("/api/game")).json().catch(() => null);
   if (!info) return;
+  colours = info.colours || {};
+  if (frame) draw();
   for (const text of info.about) $("about").append(el("p", "", text));
   for (const m of info.moves) {
     const li = el("li", "", m.move + (m.anytime ? " (at any moment, out of turn)" : ""));
