@@ -391,3 +391,26 @@ def test_cards_are_drawn_in_the_colours_their_attributes_give_them(browser, tmp_
         cards = [(c.text_content(), c.get_attribute("class")) for c in page.locator("#players .card").all()]
         coded = [(text, cls) for text, cls in cards if re.fullmatch(r"[RYGBW][1-5]", text)]
         assert len(coded) >= 5 and all(names[text[0]] in cls.split() for text, cls in coded), coded
+
+
+@pytest.mark.parametrize("name, players, seats", [
+    ("lol", 3, ["human", "greedy", "greedy"]), ("sushi_go", 3, ["human", "greedy", "greedy"]),
+    ("beacons", 2, ["human", "greedy"]), ("holdem", 3, ["human", "greedy", "greedy"])])
+def test_four_games_at_desktop_and_phone_sizes(browser, tmp_path, name, players, seats):
+    """Each game's table at both sizes: nothing overflows sideways, the cards are drawn as cards,
+    the moves come before the log on a phone. GAMEDSL_SCREENSHOT=1 writes docs/serve-NAME(-phone).png."""
+    with Served(GAMES / f"{name}.game", tmp_path / "data", "--bot-delay", "0") as server:
+        links, _ = _lobby(browser, server.url, players, seats, {}, 7)
+        for size, suffix in (({"width": 1200, "height": 820}, ""), ({"width": 390, "height": 844}, "-phone")):
+            page = browser.new_context(viewport=size, device_scale_factor=1).new_page()
+            page.goto(server.url + links[0])
+            page.wait_for_selector("#players td")
+            page.wait_for_selector("#offline", state="hidden")
+            wait_in_page(page, "document.querySelectorAll('#moves button').length > 0")
+            assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+            assert page.locator(".card").count() >= 2
+            act, log = page.locator("#act").bounding_box(), page.locator("#log").bounding_box()
+            assert (act["y"] < log["y"]) if suffix else (act["x"] < log["x"])
+            if os.environ.get("GAMEDSL_SCREENSHOT"):
+                (GAMES.parent / "docs" / f"serve-{name}{suffix}.png").write_bytes(page.screenshot())
+            page.close()
