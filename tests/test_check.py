@@ -403,13 +403,15 @@ def _uses(text: str, name: str):
     """Where a name is used (not declared, not in a comment or a string), as offsets in the text."""
     import re
     declaring = re.compile(rf"^\s*(hidden |public )?(zone|var|action|def|option|attribute|value|param|pattern)\s+{name}\b")
-    offset = 0
+    offset, values = 0, False
     for line in text.splitlines(keepends=True):
         code = line.split("#", 1)[0]
-        if not declaring.match(line) and not line.lstrip().startswith("attribute "):  # values are declared there
+        values = line.lstrip().startswith("attribute ") or values  # values are declared there (and on
+        if not declaring.match(line) and not values:                 # the lines an attribute goes on to)
             for m in re.finditer(rf"(?<![\w\"]){re.escape(name)}(?![\w\"])", code):
                 if code[:m.start()].count('"') % 2 == 0:  # not inside a string
                     yield offset + m.start()
+        values = values and code.rstrip().endswith(",")
         offset += len(line)
 
 

@@ -90,8 +90,7 @@ class Checks:
             name = getattr(fr[0], "__name__", "")
             if name.startswith("act_"):
                 act = self.prog.action_by_name.get(name[4:].rsplit("_", 1)[0])
-                for k in range(len(self.history) - 1, -1, -1):
-                    if act is not None and self.game.decoded[self.history[k]][0] is act:
-                        return k
-                return None
+                decoded = self.game.decoded
+                return next((k for k in range(len(self.history) - 1, -1, -1)
+                             if act is not None and decoded[self.history[k]][0] is act), None)
         return None

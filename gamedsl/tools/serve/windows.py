@@ -72,7 +72,8 @@ class Windows:
             if self.buffer:  # those who answered before the restart stay faster than those after it
                 self.held_since = max(seconds for _, seconds in self.buffer.values())
         for seat, (_, _, moment) in list(self.asked.items()):  # nothing new to them: not asked
-            if self.human(seat) and seat not in self.buffer and not moment.window_matters(seat, self.passed.get(seat, ())):
+            if self.human(seat) and seat not in self.buffer and \
+                    not moment.window_matters(seat, self.passed.get(seat, ())):
                 self.buffer[seat] = (self.no_reaction, 0.0)
                 del self.asked[seat]
         if not any(self.human(p) for p in self.asked) or s.window[0] == "simultaneous":
