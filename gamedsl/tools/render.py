@@ -23,7 +23,8 @@ CARD_COLOURS: dict = {}  # card name -> colour, for the game being played (use_c
 
 def card_colours(game) -> dict:
     """Per card name, the colour its attributes give it (the first attribute valued by a colour or a
-    suit: Beacons' "B3" is blue, LOL's "7 blue" too); cards with none are left out."""
+    suit: a card of colour blue is blue whatever its symbol, "B3" or "7 blue"); cards with none are
+    left out."""
     out = {}
     for card in range(game.card_count()):
         for (_, values, _), table in zip(game.prog.attributes, game.attr_tables):

@@ -39,9 +39,9 @@ from ...errors import GamedslError
 from ...version import __version__
 from ..console import load
 from ..logfile import LogError, file_sha256, read_log, replay_moves, rewrite
-from ..render import card_colours
 from ..simulate import effective_options, seat_problem
 from .bots import BotPool, check_spec
+from .info import game_info
 from .security import (TRY_AGAIN_LATER, Guard, Limits, Policy, Refused, close_reason, is_loopback, json_of,
                        read_body)
 from .store import SPECTATOR, GroupLog, Store, log_path, new_table_id
@@ -312,45 +312,11 @@ class Server:
                 "mean_ms": statistics.fmean(lat) * 1000 if lat else None}
 
     def game_info(self) -> dict:
-        game = self.game
-        options = []
-        for name, (default, text) in game.prog.options.items():
-            choices = game.prog.option_choices.get(name)
-            options.append({"name": name, "default": game.option_text(name, default), "help": text,
-                            "choices": choices, "kind": "choice" if choices else
-                            "bool" if isinstance(default, bool) else "number"})
-        moves = [{"move": act.title, "anytime": act.anytime, "when": [m for _, m, _ in act.requires if m]}
-                 for act in game.prog.actions if act.step < 0 and act.name not in ("no reaction", "(done)")]
-        return {"name": game.name, "min_players": game.min_players, "max_players": game.max_players,
-                "options": options, "seat_kinds": list(SEAT_KINDS),
-                "players": [game.player_name(k) for k in range(game.max_players)],
-                "about": about(game.prog.text), "moves": moves, "colours": card_colours(game)}
+        return game_info(self.game, SEAT_KINDS)
 
 
 CLOSED = {"closed": "this table is closed: its host closed it", "expired": "this table is closed: nobody played "
           "at it for a long while"}  # what a link of a table no longer played says, by its status
-
-
-def about(text: str) -> list[str]:
-    """The paragraphs of a game file's opening comment (its rules, as the designer wrote them):
-    the comment lines before its first line of code, a line of only '#' between paragraphs."""
-    paragraphs, lines = [], []
-    for line in text.splitlines():
-        stripped = line.strip()
-        if stripped and not stripped.startswith("#"):
-            break
-        words = stripped.lstrip("#").strip()
-        if words.startswith("- ") and lines:  # a list's item: a paragraph of its own
-            paragraphs.append(" ".join(lines))
-            lines = []
-        if words:
-            lines.append(words)
-        elif lines:
-            paragraphs.append(" ".join(lines))
-            lines = []
-    if lines:
-        paragraphs.append(" ".join(lines))
-    return paragraphs
 
 
 class HostRefused(GamedslError):
