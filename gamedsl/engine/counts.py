@@ -15,7 +15,8 @@ Each answers exactly what patterns.can_make answers, repeated cards counted as i
 """
 from __future__ import annotations
 
-from .patterns import Shape, Spec, _starts
+from .patterns import Shape, Spec
+from .solver import _starts
 
 
 def decider(card_attrs: dict, shape: Shape, spec: Spec):
