@@ -23,7 +23,7 @@ def decider(card_attrs: dict, shape: Shape, spec: Spec):
     """A function (chosen, pool) -> bool answering can_make(shape, spec, chosen, pool), or None
     when counts cannot decide this pattern (required values, a range of sizes, a run of one
     shared class)."""
-    if spec.withs or spec.most:
+    if spec.withs or spec.most or shape.grouped or shape.each > 1:
         return None
     if shape.run is None and len(shape.same) == 1:
         return _shared(card_attrs, shape.same[0], spec)

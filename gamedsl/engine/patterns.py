@@ -186,7 +186,7 @@ def candidates(matcher: Matcher, shape: Shape, spec: Spec, ids: tuple) -> set:
     hi = min(spec.most or lo, len(ids))
     if lo > hi:
         return set()
-    if spec.withs or spec.wild or (shape.run is not None and shape.run in shape.same):
+    if spec.withs or spec.wild or shape.grouped or shape.each > 1 or (shape.run is not None and shape.run in shape.same):
         return _searched(matcher, shape, spec, ids, lo, hi)
     attrs_ = matcher.card_attrs
     classes = dict(spec.classes)

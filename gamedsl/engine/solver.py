@@ -28,6 +28,11 @@ def can_make(card_attrs, shape: Shape, size: int, withs: tuple, wild: tuple, cla
     rest = [c for c in pool if c not in taken]
     if len(chosen) + len(rest) < size:
         return False
+    if shape.grouped is not None:
+        return _grouped(card_attrs[shape.grouped], shape.groups, size, dict(wild).get(shape.grouped, ()),
+                        dict(classes).get(shape.grouped), chosen, rest)
+    if shape.each > 1:
+        return _run_of_each(shape, size, dict(wild).get(shape.run, ()), chosen, rest)
     if shape.run is None and len(shape.same) == 1 and all(w[0] == shape.same[0] for w in withs):
         return _one_shared(card_attrs[shape.same[0]], shape.same[0], size, withs, wild, classes, chosen, rest)
     return _Query(card_attrs, shape, size, withs, wild, classes).solve(chosen, rest)
@@ -76,6 +81,89 @@ def _one_shared(vals: tuple, attr: str, size: int, withs: tuple, wild: tuple, cl
     if any(k != target for k in fixed):
         return False
     return len(chosen) + sum(1 for c in rest if c in wilds or klass(c) == target) >= size
+
+
+def _grouped(vals: tuple, groups: tuple, size: int, wilds, cls, chosen: list, rest: list) -> bool:
+    """can_make of `groups of ATTR 3 and 2` (a full house): each group a class of its own (or wild
+    cards standing for a value no group has), every chosen card that is not wild in a group no
+    larger than its class's chosen cards allow, and the wild cards used within those at hand."""
+    if size != sum(groups):
+        return False
+
+    def klass(c: int):
+        v = vals[c]
+        return None if v < 0 else cls[v] if cls is not None else v
+    have: dict = {}
+    avail: dict = {}
+    n_wild = 0  # the chosen wild cards: every one must stand in a group
+    for c in chosen:
+        if c in wilds:
+            n_wild += 1
+            continue
+        k = klass(c)
+        if k is None:
+            return False
+        have[k] = have.get(k, 0) + 1
+    more_wild = 0
+    for c in rest:
+        if c in wilds:
+            more_wild += 1
+        else:
+            k = klass(c)
+            if k is not None:
+                avail[k] = avail.get(k, 0) + 1
+    for k, n in have.items():
+        avail[k] = avail.get(k, 0) + n
+    if len(have) > len(groups):
+        return False
+
+    def assign(i: int, used: frozenset, least: int, most: int) -> bool:
+        # least / most: the wild cards the groups assigned so far need at least, and can take at most
+        if len(groups) - i < sum(1 for k in have if k not in used):
+            return False  # a chosen class left without a group
+        if i == len(groups):
+            return max(least, n_wild) <= min(most, n_wild + more_wild)
+        g = groups[i]
+        for k, n in avail.items():
+            if k not in used and have.get(k, 0) <= g \
+                    and assign(i + 1, used | {k}, least + g - min(g, n), most + g - have.get(k, 0)):
+                return True
+        return assign(i + 1, used, least + g, most + g)  # wild cards only
+    return assign(0, frozenset(), 0, 0)
+
+
+def _run_of_each(shape: Shape, size: int, wilds, chosen: list, rest: list) -> bool:
+    """can_make of `run of ATTR, N of each` (stairs of pairs): a window of size / N positions of one
+    order, each with N cards of its place or wild, every chosen card that is not wild in it."""
+    n = shape.each
+    if size % n:
+        return False
+    length = size // n
+    n_wild = sum(1 for c in chosen if c in wilds)
+    more_wild = sum(1 for c in rest if c in wilds)
+    for order in shape.orders:
+        pos = order.position
+        have: dict = {}
+        for c in chosen:
+            if c not in wilds:
+                p = pos[c]
+                if p is None or have.get(p, 0) >= n:
+                    break
+                have[p] = have.get(p, 0) + 1
+        else:
+            avail = dict(have)
+            for c in rest:
+                p = pos[c]
+                if c not in wilds and p is not None:
+                    avail[p] = avail.get(p, 0) + 1
+            most = size - (len(chosen) - n_wild)  # the places the chosen cards leave for wild ones
+            for p in _starts(order, length):
+                if have and (min(have) < p or max(have) >= p + length):
+                    continue
+                least = sum(n - min(n, avail.get(q, 0)) for q in range(p, p + length))
+                if max(least, n_wild) <= min(most, n_wild + more_wild):
+                    return True
+    return False
 
 
 @functools.lru_cache(maxsize=1024)

@@ -491,6 +491,13 @@ class Builder(_Statements, _Expressions):
     def pattern_run(self, meta, c):
         return m.PatternClause(span=_s(meta), kind="run", names=tuple((str(t), _tok(t)) for t in c))
 
+    def pattern_groups(self, meta, c):
+        return m.PatternClause(span=_s(meta), kind="groups", names=((str(c[0]), _tok(c[0])),),
+                               sizes=tuple(int(t) for t in c[1:]))
+
+    def pattern_each(self, meta, c):
+        return m.PatternClause(span=_s(meta), kind="each", sizes=(int(c[0]),))
+
     def pattern_with(self, meta, c):
         return m.PatternClause(span=_s(meta), kind="with", names=((str(c[0]), _tok(c[0])),), expr=c[1])
 

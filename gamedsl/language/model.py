@@ -474,12 +474,13 @@ class ModifierDecl(Decl):
 
 @node
 class PatternClause(Decl):
-    kind: str  # "size", "same", "run", "with", "if"
+    kind: str  # "size", "same", "run", "groups", "each", "with", "if"
     expr: Expr | None = None  # size, the with's condition, if
     names: tuple = ()  # ((name, span), ...): the same attribute, the run's orders, the with value
     count: Expr | None = None  # with at least COUNT VALUE: how many cards of the value (default one)
     most: Expr | None = None  # size: N to MOST cards
     open: bool = False  # size: at least N cards (no most)
+    sizes: tuple = ()  # groups of ATTR 3 and 2: the groups' sizes; N of each: (N,)
 
 
 @node

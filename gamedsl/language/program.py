@@ -32,6 +32,9 @@ class Shape:
     same: tuple[str, ...] = ()
     run: str | None = None
     orders: tuple[Order, ...] = ()
+    each: int = 1  # `N of each`: the run holds N cards of each of its values
+    grouped: str | None = None  # `groups of ATTR 3 and 2`: the attribute its cards are grouped by...
+    groups: tuple[int, ...] = ()  # ...and the groups' sizes, largest first
 
 
 OPEN_SIZE = 1 << 20  # the most cards of a pattern of `at least N cards`: more than any deck holds

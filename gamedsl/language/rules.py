@@ -2,6 +2,8 @@
 invariants, the end of the game and the bots' heuristic."""
 from __future__ import annotations
 
+import attrs
+
 from ..errors import Span
 from . import model as m
 from . import types as T
@@ -28,7 +30,7 @@ class Rules:
         c = self.c
         for d in c.pattern_info.values():
             same, run, orders, size, conds, withs, counted = [], None, (), None, [], [], []
-            most = None
+            most = grouped = each = None
             for cl in d.clauses:
                 if cl.kind == "size":
                     if size is not None:
@@ -48,6 +50,12 @@ class Rules:
                     if run is not None:
                         c.error("a pattern has one run", cl.span)
                     run, orders = self.run_orders(cl.names)
+                elif cl.kind == "groups":
+                    if grouped is not None:
+                        c.error("a pattern has one 'groups' clause", cl.span)
+                    grouped = self.groups_clause(cl)
+                elif cl.kind == "each":
+                    each = cl
                 elif cl.kind == "with":
                     withs.append(self.with_clause(d, cl, counted))
                 else:
@@ -60,9 +68,40 @@ class Rules:
                 c.error(f"pattern '{d.name}' does not say how many cards make it", d.span,
                         "add a size, as in 'pattern kind: 3 cards, same rank'")
                 size = c.module.expression(f"size_{d.name}", "1", d.span)
-            shape = Shape(same=tuple(same), run=run, orders=orders)
+            shape = self.grouping(d, Shape(same=tuple(same), run=run, orders=orders), grouped, each, withs)
             self.patterns.append(Pattern(d.name, shape, size, tuple(conds), tuple(w for w in withs if w), d.span,
                                          most))
+
+    def groups_clause(self, cl: m.PatternClause):
+        """`groups of ATTR 3 and 2`: (the attribute, the sizes largest first), or None after an error."""
+        c = self.c
+        name, span = cl.names[0]
+        if name not in c.attr_index:
+            c.unknown("card attribute", name, span, c.attr_index)
+            return None
+        if min(cl.sizes) < 1:
+            c.error("a group holds one card or more", cl.span)
+            return None
+        return name, tuple(sorted(cl.sizes, reverse=True))
+
+    def grouping(self, d: m.PatternDecl, shape: Shape, grouped, each, withs: list) -> Shape:
+        """The shape with its `groups` or `N of each` clause, which stand with a size and `if` only
+        (the run's own clause besides, for `N of each`)."""
+        c = self.c
+        if each is not None:
+            if shape.run is None:
+                c.error("'N of each' says how many cards of each value a run holds: the pattern has no run",
+                        each.span, "as in 'at least 4 cards, run of rank, 2 of each'")
+            elif each.sizes[0] < 1:
+                c.error("a run holds one card or more of each value", each.span)
+            else:
+                shape = attrs.evolve(shape, each=each.sizes[0])
+        if grouped is not None:
+            shape = attrs.evolve(shape, grouped=grouped[0], groups=grouped[1])
+        if (shape.grouped or shape.each > 1) and (shape.same or withs or shape.grouped and shape.run):
+            c.error(f"pattern '{d.name}': 'groups' and 'N of each' stand with a size and 'if' only (and the run "
+                    "'N of each' is of)", d.span, "make a pattern of its own for the other clauses")
+        return shape
 
     def with_clause(self, d: m.PatternDecl, cl: m.PatternClause, counted: list):
         """`with [at least N] VALUE [if C]`: (attribute, value index, condition, count) or None."""
