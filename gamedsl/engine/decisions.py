@@ -288,7 +288,14 @@ class Decisions:
         try:
             env = [None] * act.nlocals
             if act.params:  # several choices: each in its domain, worked out with those before it
-                for k, ((_, typ, _, domain, where), value) in enumerate(zip(act.params, self.game.args[action])):
+                for k, ((name, typ, _, domain, where), value) in enumerate(zip(act.params, self.game.args[action])):
+                    if name in act.shapes:  # several cards at once: a shape the cards hold, that makes a pattern
+                        found = dict(domain(self, env)).get(value)
+                        if found is None:
+                            return -1, (f"'{text}' is not possible: {where} does not hold these cards, "
+                                        "or they make none of its patterns")
+                        env[k] = found
+                        continue
                     if value not in tuple(domain(self, env)):
                         return -1, f"'{text}' is not possible: {self.game.value_name(typ, value)} is not in {where}"
                     env[k] = value

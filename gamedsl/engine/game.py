@@ -52,6 +52,7 @@ class Game(View):
             for k in range(act.size):
                 self.decoded.append((act, k))
         self.matcher = Matcher(prog.card_attrs) if prog.patterns else None
+        self.combinations: dict = {}  # runtime.combinations' answers, by shapes, cards and Specs
         # whether `me` has an anytime move: one action's some_NAME, or all of theirs in one function
         self.reaction_check = prog.reaction_check or (prog.reactions[0].some if prog.reactions else None)
         self.reaction_legal = prog.reaction_legal or (prog.reactions[0].legal if prog.reactions else None)
@@ -216,12 +217,19 @@ class Game(View):
         text, tail = act.label, []
         for (name, typ, *_), value in zip(act.params, self.args[action]):
             word = hidden[typ] if hidden and typ in hidden else self._value_texts[typ[6:]][value] \
-                if T.is_value(typ) else self.value_name(typ, value)  # (a value as the table shows it: J, not 11)
+                if T.is_value(typ) else self.shape_words(act, name, value) if name in act.shapes \
+                else self.value_name(typ, value)  # (a value as the table shows it: J, not 11)
             if "{" + name + "}" in text:
                 text = text.replace("{" + name + "}", word)
             else:
                 tail.append(word)
         return " ".join([text] + tail)
+
+    def shape_words(self, act, name: str, number: int) -> str:
+        """A combination's values, as the table shows them, lowest first: "4 4 9 9 9"."""
+        attr, shapes = act.shapes[name]
+        texts = self._value_texts[attr]
+        return " ".join(texts[v] for v, n in shapes[number] for _ in range(n))
 
     def action_to_string(self, action: int) -> str:
         return self._strings[action]

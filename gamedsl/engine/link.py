@@ -74,3 +74,4 @@ def _link_actions(prog, fn):
             act.some = fn(f"some_{act.name}")
         act.requires = [(fn(f), message, source) for f, message, source in act.requires]
         act.params = tuple((name, typ, stride, fn(dom), text) for name, typ, stride, dom, text in act.params)
+        act.picks = tuple((k, fn(pick)) for k, pick in act.picks)

@@ -407,6 +407,49 @@ def numbers(items, most: int) -> tuple:
     return items
 
 
+def combinations(s, cards, table, shapes, ks: tuple, owner) -> list:
+    """The legal shapes of a combinations choice (language/combinations.py), as (the shape's
+    number, its cards): the cards hold it (the first of each value, in their order) and those
+    cards make one of the patterns ks for `owner`. Kept by the cards and the patterns' Specs:
+    the same hand is asked about again and again (by every bot's look-ahead)."""
+    key = (id(shapes), tuple(cards), tuple(pattern_spec(s, k, owner) for k in ks))
+    memo = s.game.combinations
+    found = memo.get(key)
+    if found is not None:
+        return found
+    by: dict = {}
+    for c in cards:
+        v = table[c]
+        if v >= 0:
+            by.setdefault(v, []).append(c)
+    found = []
+    for i, shape in enumerate(shapes):
+        picked: list = []
+        for v, k in shape:
+            got = by.get(v)
+            if got is None or len(got) < k:
+                break
+            picked += got[:k]
+        else:
+            if any(makes(s, k, picked, owner) for k in ks):
+                found.append((i, tuple(picked)))
+    if len(memo) >= COMBINATIONS_KEPT:
+        memo.clear()
+    memo[key] = found
+    return found
+
+
+COMBINATIONS_KEPT = 20_000  # the answers of combinations() a game keeps
+
+
+def pick(cards, table, shape) -> tuple:
+    """The cards of one shape: the first of each value among `cards`, in their order."""
+    picked: list = []
+    for v, k in shape:
+        picked += [c for c in cards if table[c] == v][:k]
+    return tuple(picked)
+
+
 def said_to(said, player):
     """A line said to one player alone (`say "..." to p`): the others never read it (view.Said.to)."""
     if player is None:
@@ -425,4 +468,4 @@ def namespace() -> dict:
             "_no_card": lambda s: -1, "_nobody": lambda s: None, "_zero": lambda s: 0,
             "_next_version": next_version, "_no_top": no_top, "_no_bottom": no_bottom,
             "_ONCE": (None,), "_card_set": card_set, "_nth": nth, "_nth_any": nth_any, "_ends": ends, "_numbers": numbers,
-            "_said_to": said_to}
+            "_said_to": said_to, "_combinations": combinations, "_pick": pick}

@@ -210,6 +210,8 @@ class State(Flow, Decisions, Cards, Checks):
                     if act.domain is not None:
                         if act.params:  # several choices
                             env[:len(act.params)] = self.game.args[action]
+                            for k, pick in act.picks:  # several cards at once: its shape's cards
+                                env[k] = pick(self, env)
                         else:
                             env[0] = arg
                     prev = self.me
@@ -271,6 +273,8 @@ class State(Flow, Decisions, Cards, Checks):
         if act.domain is not None:
             if act.params:  # several choices
                 env[:len(act.params)] = self.game.args[action]
+                for k, pick in act.picks:  # several cards at once: its shape's cards
+                    env[k] = pick(self, env)
             else:
                 env[0] = arg
         if act.param_type == "card":

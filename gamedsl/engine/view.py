@@ -454,4 +454,5 @@ class View:
 
 def _a(typ: str) -> str:
     """What a move's hidden choice is, in words: "a number", "a player", "a colour"."""
-    return "a player" if typ == T.PLAYER else f"a {typ[6:]}" if T.is_value(typ) else "a number"
+    return "a player" if typ == T.PLAYER else f"a {typ[6:]}" if T.is_value(typ) \
+        else "some cards" if typ == T.list_of(T.CARD) else "a number"

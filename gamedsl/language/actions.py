@@ -10,6 +10,7 @@ from .bounds import MOST_NUMBERS, Bounds
 from .context import Context, Scope
 from .flow import DONE
 from .codegen import unmarked
+from .combinations import Combinations
 from . import tables
 from .program import MAX_SEATS, Action
 from .tables import table_reads, table_safe
@@ -86,6 +87,7 @@ class Actions:
         self.ids = 0
         self.some_bodies: list = []  # each anytime action's some_NAME, as a body that breaks out when it has none
         self.legal_bodies: list = []  # ...and its legal_NAME, likewise
+        self.combos = Combinations(c, x)
 
     def headers(self):
         c = self.c
@@ -101,7 +103,8 @@ class Actions:
             scope = Scope()
             self.decls[a.name] = (a, scope)
             domain = None
-            if a.more or (a.param is not None and "{" in label):  # several choices, or one named in the label
+            if a.more or (a.param is not None and "{" in label) or self.combos.is_one(a.domain):
+                # several choices, or one named in the label, or several cards at once
                 domain = self.several(a, act, scope)
             elif a.param is not None:
                 domain = self.domain(a, act, scope)
@@ -132,10 +135,12 @@ class Actions:
         act.domain_text = self.c.source_of(a.domain.span) or "the choices"
         return dcode
 
-    def choices(self, name: str, domain: m.Expr, scope: Scope) -> tuple[str, str, int]:
+    def choices(self, name: str, domain: m.Expr, scope: Scope, act: Action | None = None) -> tuple[str, str, int]:
         """One choice of a move (`c in me.hand`): (its domain's code, the type of its elements, how
         many move ids it takes); its name is then a local of the action's scope (e[0], e[1]...)."""
         c = self.c
+        if act is not None and self.combos.is_one(domain):
+            return self.combination(name, domain, scope, act)
         dcode, elem = self.x.domain(domain, scope)
         size = 1
         if elem == T.CARD:
@@ -154,6 +159,20 @@ class Actions:
         scope.local(name, elem)
         return dcode, elem, size
 
+    def combination(self, name: str, domain: m.Call, scope: Scope, act: Action) -> tuple[str, str, int]:
+        """`cs in combinations(Z, P or Q by ATTR)`: one move id per shape (language/combinations.py);
+        the domain lists (shape number, cards) pairs, and the move's pick finds a shape's cards."""
+        found = self.combos.compile(act.name, name, domain, scope)
+        slot = scope.local(name, T.list_of(T.CARD))
+        if found is None:
+            return "()", T.list_of(T.CARD), 1
+        dcode, elem, size, table, attr, cards = found
+        k = int(slot[2:-1])  # e[k]: the choice's place
+        act.picks += ((k, self.c.module.expression(f"pick_{act.name}_{name}", f"_pick({cards}, A_{attr}, "
+                                                   f"{table}[e[{k}]])", domain.span)),)
+        act.shapes[name] = (attr, self.c.data[table])
+        return dcode, elem, size
+
     def several(self, a: m.ActionDecl, act: Action, scope: Scope) -> list:
         """A move of several choices (`(c in me.hand, k in 1..7)`): one move id per combination of
         their values, the first choice's the most significant; returns the domains' code. Each
@@ -164,7 +183,7 @@ class Actions:
         for name, domain in given:
             if any(name == other for other, *_ in found):
                 c.error(f"the move already has a choice named '{name}'", domain.span)
-            dcode, elem, size = self.choices(name, domain, scope)
+            dcode, elem, size = self.choices(name, domain, scope, act)
             found.append((name, dcode, elem, size, domain))
         cards = [f for f in found if f[2] == T.CARD]
         for extra in cards[1:]:
@@ -358,7 +377,10 @@ class Actions:
         if twins:
             lines.append(("    seen = set()", None))
         for k, dcode in enumerate(domains):
-            lines += [(f"{ind}for _x{k} in {dcode}:", None), (f"{ind}    e[{k}] = _x{k}", None)]
+            if act.params[k][0] in act.shapes:  # several cards at once: (shape number, its cards)
+                lines.append((f"{ind}for _x{k}, e[{k}] in {dcode}:", None))
+            else:
+                lines += [(f"{ind}for _x{k} in {dcode}:", None), (f"{ind}    e[{k}] = _x{k}", None)]
             ind += "    "
             if placed[k + 1]:
                 lines += [(f"{ind}if not ({' and '.join(placed[k + 1])}):", None), (f"{ind}    continue", None)]

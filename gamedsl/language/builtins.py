@@ -313,7 +313,8 @@ class Builtins:
         if given is not None:
             key = tuple(int(code) for code in codes)
             if key not in table:
-                self.c.error("no card of the game has these values", e.span)
+                if not self.c.cards_failed:  # (else the cards line's error is the one mistake)
+                    self.c.error("no card of the game has these values", e.span)
                 return _NOPE
             return str(table[key]), T.CARD
         name = f"_cards_{'_'.join(attrs)}"

@@ -66,8 +66,10 @@ class Cards:
         if not decls:
             c.error("the game has no cards", Span(), "add a line like 'cards rank * suit'")
         records: list[dict] = []
+        before = len(c.diags)
         for d in decls:
             records.extend(self.card_line(d, len(records)))
+        c.cards_failed = len(c.diags) > before
         for a, _, _ in c.attr_list:
             table = tuple(r.get(a, -1) for r in records)
             c.card_attr_tables[a] = table

@@ -16,7 +16,7 @@ PRONOUNS = frozenset({"me", "players", "all_players", "all_cards", "in_play", "o
 BUILTINS = {"me", "players", "all_players", "all_cards", "in_play", "others", "count", "any", "all", "sum", "max",
             "min", "best", "worst", "random", "next", "previous", "top", "bottom", "abs", "seat", "number", "knows",
             "card", "same", "has", "makes", "can_make", "tops", "filter", "nobody",
-            "nth", "sorted", "list", "values", "deadwood", "melded", "first_meld", "zone_of", "above", "team", "partners"}
+            "nth", "sorted", "list", "values", "deadwood", "melded", "first_meld", "combinations", "zone_of", "above", "team", "partners"}
 
 
 def _ends_turn(stmts) -> bool:
@@ -108,6 +108,7 @@ class Context:
         self.card_attr_tables: dict = {}
         self.card_names: list = []
         self.ncards = 0
+        self.cards_failed = False  # a `cards` line had an error: some cards may be missing
         self.has_twins, self.twins = False, ()
         self.back_attrs: list = []
         self.zone_list: list = []

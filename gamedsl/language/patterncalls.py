@@ -133,3 +133,9 @@ class PatternCalls:
     def call_first_meld(self, e, scope):
         """first_meld(Z, P or Q [, p] by T): the cards of the first meld of Z's best arrangement."""
         return self._arranged(e, scope, "_first_meld", T.list_of(T.CARD))
+
+    def call_combinations(self, e, scope):
+        """combinations(Z, P or Q by ATTR) is a move's choice of several cards (language/combinations.py), not a value."""
+        self.c.error("'combinations' lists the choices of a move: it is an action's domain, not a value", e.span,
+                     "as in 'action play \"play {cs}\" (cs in combinations(me.hand, pair or straight by rank))'")
+        return _NOPE

@@ -123,6 +123,11 @@ class Action:
     # a move of several choices: per choice (name, type, stride in move ids, domain fn, domain text);
     # `domain` and `param_type` are then those of the card it names, or else of its first choice
     params: tuple = ()
+    # a choice of several cards at once (`cs in combinations(...)`): ((its place among the choices,
+    # fn(state, env) -> its cards, with its shape's number at that place), ...), and per choice
+    # name (the attribute, the shapes: ((value, how many), ...) by number) for the move's words
+    picks: tuple = ()
+    shapes: dict = attrs.Factory(dict)
 
     @property
     def title(self) -> str:
