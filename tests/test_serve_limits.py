@@ -1,16 +1,18 @@
 """What one client, or time, may cost a server: tables created per minute per address, tables
 played at once, and how long the logs of tables no longer played are kept (--keep-days)."""
 import asyncio
+import json
 import os
 import time
 
 import pytest
+import websockets
 
 from gamedsl.errors import GamedslError
 from gamedsl.tools.serve.app import Server
 from gamedsl.tools.serve.table import Settings
 
-from serve_helpers import GAMES
+from serve_helpers import GAMES, Served, create_table, ws_url
 
 LAUS = GAMES / "laus.game"
 SEATS = ["human", "human", "random"]
@@ -54,3 +56,41 @@ def test_the_log_of_a_table_no_longer_played_is_deleted_after_keep_days(tmp_path
         assert server.store.link(made[0]["spectator"].rsplit("/", 1)[1]) is None  # its links open nothing now
         await server.close()
     asyncio.run(run())
+
+
+def test_a_connection_that_sends_no_whole_request_in_time_is_closed(tmp_path):
+    """A half-open connection (half a request line, or nothing) is closed after --request-seconds;
+    a request sent in time is answered, and the connection it came on is kept while it is used."""
+    import socket
+
+    with Served(LAUS, tmp_path / "data", "--request-seconds", "1") as served:
+        host, port = served.url.removeprefix("http://").rsplit(":", 1)
+
+        def opened():
+            return socket.create_connection((host, int(port)), timeout=5)
+
+        silent, half = opened(), opened()
+        half.sendall(b"GET /api/game HTTP/1.1\r\nHost: ")
+        prompt = opened()
+        prompt.sendall(f"GET /api/game HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+        assert prompt.recv(64).startswith(b"HTTP/1.1 200")
+        started = time.monotonic()
+        for conn in (silent, half):
+            assert conn.recv(64) == b""  # closed by the server
+            conn.close()
+        assert 0.8 < time.monotonic() - started < 4
+        served_again = opened()  # the server still answers
+        served_again.sendall(f"GET /api/game HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+        assert served_again.recv(64).startswith(b"HTTP/1.1 200")
+        for conn in (prompt, served_again):
+            conn.close()
+        # a WebSocket's request came whole: it stays open past the time, and is answered
+        made = create_table(served.url, 3, SEATS)
+
+        async def watch():
+            async with websockets.connect(ws_url(served.url, made["spectator"]), origin=served.url) as ws:
+                first = json.loads(await ws.recv())
+                await asyncio.sleep(2.5)
+                await asyncio.wait_for(await ws.ping(), 5)  # still open: the server answers
+                return first
+        assert asyncio.run(watch())["type"] == "state"

@@ -108,6 +108,10 @@ def register(sub, count):
     p.add_argument("--max-connections-per-address", type=count, default=32, metavar="N",
                    help="the most from one client address (default 32; connections from this machine, or "
                         "through a reverse proxy on it, count only in all)")
+    p.add_argument("--request-seconds", type=_seconds, default=10.0, metavar="SECONDS",
+                   help="close a connection that has not sent its whole request (line and headers) this long "
+                        "after it opened, or after its last answer (default 10): a half-open connection holds "
+                        "nothing for long")
     p.add_argument("--max-connections-per-seat", type=count, default=4, metavar="N",
                    help="the most on one seat's link: its tabs and windows (default 4)")
     p.set_defaults(func=cmd_serve)
@@ -144,7 +148,7 @@ def cmd_serve(args) -> int:
     if args.host in ("0.0.0.0", "::"):
         print("  listening on every network interface: people on the LAN open http://THIS-MACHINE'S-ADDRESS:"
               f"{port}/ (another name for it needs --allow-host NAME)", flush=True)
-    serve(server, sock, policy, limits)
+    serve(server, sock, policy, limits, args.request_seconds)
     return 0
 
 
@@ -159,14 +163,15 @@ def warn_if_shared(data: Path):
               f"seeds): chmod 700 {data}", file=sys.stderr, flush=True)
 
 
-def serve(server, sock, policy, limits):
+def serve(server, sock, policy, limits, request_seconds: float = 10.0):
     """Run the server on a bound socket until it is stopped (Ctrl-C or SIGTERM)."""
     import uvicorn
 
     from .app import build_app
+    from .connections import timed_protocol
 
     config = uvicorn.Config(build_app(server, policy, limits), log_level="warning", ws_max_size=1 << 20,
-                            lifespan="on",
+                            lifespan="on", http=timed_protocol(request_seconds),
                             ws_per_message_deflate=False,  # small frames: compressing costs more than it saves
                             ws_ping_interval=20, ws_ping_timeout=20)
     try:
