@@ -4,6 +4,7 @@ while its tables come back (a table is "resuming" until then)."""
 import asyncio
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import websockets
@@ -146,7 +147,7 @@ def test_a_search_bot_answers_a_window_with_a_quick_look_and_searches_on_its_tur
     from types import SimpleNamespace
 
     import gamedsl
-    from gamedsl.tools.serve.bots import BotPool
+    from gamedsl.tools.serve.bots import BotPool, FairShare
 
     game = gamedsl.load_game(GAMES / "lol.game")
     state = game.new_state(players=3, seed=5)
@@ -168,7 +169,7 @@ def test_a_search_bot_answers_a_window_with_a_quick_look_and_searches_on_its_tur
 
     pool = BotPool(1, 2.0)
     pool.close()  # (no worker was started yet)
-    pool.searches, pool.quick = Recording("searches"), Recording("quick")
+    pool.searches, pool.quick = FairShare(Recording("searches"), 1), FairShare(Recording("quick"), 1)
     table = SimpleNamespace(state=state, seats=["ismcts:300:cut=30"] * 3, seed=5, id="t", options={}, game=game)
     asyncio.run(pool.choose(table, asked))
     turn = state.clone()
@@ -176,6 +177,32 @@ def test_a_search_bot_answers_a_window_with_a_quick_look_and_searches_on_its_tur
         turn.apply_action(turn.default_answer())
     asyncio.run(pool.choose(table, turn.current_player(), turn))
     assert sent == [("quick", "greedy"), ("searches", "ismcts:300:cut=30")]
+
+
+def test_the_bot_workers_go_first_to_the_table_that_used_them_least():
+    """A table that asks for many bot moves at once (its bots in a reaction window) takes its turn
+    with the others: another table's move waits behind the one running, not behind all of theirs
+    (one worker here); of two tables that used the workers alike, the first to ask goes first."""
+    from gamedsl.tools.serve.bots import FairShare
+    ran = []
+
+    def job(name):
+        time.sleep(0.01)
+        ran.append(name)
+        return name
+
+    async def run():
+        fair = FairShare(ThreadPoolExecutor(1), 1)
+        busy = [asyncio.ensure_future(fair.run("busy", job, f"busy {k}")) for k in range(6)]
+        await asyncio.sleep(0)
+        other = asyncio.ensure_future(fair.run("other", job, "other"))
+        gone = asyncio.ensure_future(fair.run("closed", job, "closed"))  # its table closes: never run
+        await asyncio.sleep(0)
+        gone.cancel()
+        assert await other == "other"
+        await asyncio.gather(*busy)
+    asyncio.run(run())
+    assert ran == ["busy 0", "other", "busy 1", "busy 2", "busy 3", "busy 4", "busy 5"]
 
 
 # The greedy bot reads the heuristic, which asks for the top card of an empty zone: it raises.

@@ -2,7 +2,8 @@
 
 A bot's move is worked out by a worker process of a pool shared by all the tables (the searches'
 pool has as many as the server-wide limit of searches at once; the quick bots have one of their
-own, so they never wait behind a search). The worker rebuilds the table's game from its seed
+own, so they never wait behind a search, nor behind a greedy asked for more than its default
+look), the tables taking their turns (FairShare). The worker rebuilds the table's game from its seed
 and moves (keeping the last state of each table it saw, so usually only the newest moves are
 replayed), makes the bot afresh from its spec and a seed of that moment (the table's seed, the
 seat, the move number: a bot needs no memory between moves, so a restarted server has no search
@@ -14,9 +15,13 @@ is asked there follows the cards, and a search would make the table wait exactly
 from __future__ import annotations
 
 import asyncio
+import collections
+import functools
+import inspect
 import multiprocessing
 import os
 import signal
+import time
 from concurrent.futures import ProcessPoolExecutor
 
 from ...bots import LIMITS, BotSpecError, make_bot, parse_spec, within
@@ -55,6 +60,16 @@ def answering_spec(spec: str, answering: bool) -> str:
     return QUICK_ANSWER if answering and parse_spec(spec)[0] == "ismcts" else spec
 
 
+def heavier_than_default(spec: str) -> bool:
+    """A quick bot asked to think more than its default (greedy:samples=32): it thinks in the
+    searches' workers, so that the quick bots' worker only ever holds quick moves."""
+    from ...bots.greedy import GreedyAgent
+
+    kind, kwargs = parse_spec(spec)
+    defaults = inspect.signature(GreedyAgent).parameters if kind == "greedy" else {}
+    return any(name in defaults and value > defaults[name].default for name, value in kwargs.items())
+
+
 def hand_over(table, seat: int, kind: str, why: str):
     """From now on `kind` plays the seat (a bot that failed, or a person gone away): said at the
     table (to every seat) and in its log and store, so that a restart keeps it."""
@@ -72,16 +87,80 @@ def move_seed(table_seed: int, seat: int, move: int) -> int:
     return (table_seed * 1_000_003 + seat) * 1_000_003 + move
 
 
+class FairShare:
+    """Jobs run on an executor of `slots` workers, at most `slots` at once; when a worker is free,
+    the table with jobs waiting that has used the workers least of late goes next (its time, halved
+    every HALF_LIFE seconds), its oldest job first. So a table whose bots ask for long looks, or for
+    many at once (its bots in a reaction window), waits its turn behind the quick ones: another
+    table's move waits behind the moves running, not behind theirs. The executor's own queue stays
+    empty: it would be first come, first served."""
+
+    HALF_LIFE = 10.0
+
+    def __init__(self, executor, slots: int):
+        self.executor, self.slots = executor, slots
+        self.running = 0
+        self.waiting: dict = {}  # table id -> its jobs waiting, oldest first
+        self.used: dict = {}  # table id -> (worker seconds used, when last counted)
+
+    async def run(self, table_id, fn, arg):
+        """fn(arg) in a worker, in the table's turn."""
+        done = asyncio.get_running_loop().create_future()
+        self.waiting.setdefault(table_id, collections.deque()).append((fn, arg, done))
+        self._start()
+        return await done
+
+    def usage(self, table_id, now: float) -> float:
+        seconds, then = self.used.get(table_id, (0.0, now))
+        return seconds * 0.5 ** ((now - then) / self.HALF_LIFE)
+
+    def _start(self):
+        loop = asyncio.get_running_loop()
+        while self.running < self.slots and self.waiting:
+            now = time.monotonic()
+            table_id = min(self.waiting, key=lambda t: self.usage(t, now))  # (of equals, the first to ask)
+            jobs = self.waiting[table_id]
+            fn, arg, done = jobs.popleft()
+            if not jobs:
+                del self.waiting[table_id]
+            if done.cancelled():  # nobody waits for it now (its table closed)
+                continue
+            self.running += 1
+            job = loop.run_in_executor(self.executor, fn, arg)
+            job.add_done_callback(functools.partial(self._done, done, table_id, now))
+
+    def _done(self, done, table_id, started: float, job):
+        self.running -= 1
+        now = time.monotonic()
+        self.used[table_id] = (self.usage(table_id, now) + now - started, now)
+        if len(self.used) > 4 * MAX_KEPT_TABLES:  # forget the tables that used least
+            for t in sorted(self.used, key=lambda t: self.usage(t, now))[:MAX_KEPT_TABLES]:
+                del self.used[t]
+        if not done.cancelled():
+            if job.cancelled():
+                done.cancel()
+            elif job.exception() is not None:
+                done.set_exception(job.exception())
+            else:
+                done.set_result(job.result())
+        self._start()
+
+
+MAX_KEPT_TABLES = 256  # FairShare keeps the usage of some four times as many tables
+
+
 class BotPool:
     """The worker processes that think for bots: `workers` for searches (the server-wide limit of
     searches at once), and one for the quick bots (greedy), so that a quick bot never waits behind
-    a search. The random bot draws its move at once, in the server: it does not think."""
+    a search; each shared by the tables in turn (FairShare). The random bot draws its move at
+    once, in the server: it does not think."""
 
     def __init__(self, workers: int, max_seconds: float):
         self.max_seconds = max_seconds
         spawn = multiprocessing.get_context("spawn")
-        self.searches = ProcessPoolExecutor(max(1, workers), mp_context=spawn, initializer=_start_worker)
-        self.quick = ProcessPoolExecutor(1, mp_context=spawn, initializer=_start_worker)
+        self.searches = FairShare(ProcessPoolExecutor(max(1, workers), mp_context=spawn,
+                                                      initializer=_start_worker), max(1, workers))
+        self.quick = FairShare(ProcessPoolExecutor(1, mp_context=spawn, initializer=_start_worker), 1)
 
     async def choose(self, table, seat: int, state=None) -> int:
         """The move of the bot at `seat` of `table`, now (the state is read at once; the caller checks
@@ -97,8 +176,8 @@ class BotPool:
         moves = [(a, s.times.get(k)) for k, a in enumerate(s.history)]
         task = (table.id, table.game.text, table.game.prog.filename, s.np, table.seed, table.options, moves,
                 spec, seed, self.max_seconds)
-        pool = self.searches if kind == "ismcts" else self.quick
-        action, error, failed = await asyncio.get_running_loop().run_in_executor(pool, think, task)
+        pool = self.quick if kind != "ismcts" and not heavier_than_default(spec) else self.searches
+        action, error, failed = await pool.run(table.id, think, task)
         if error:
             raise GamedslError(error)
         if failed:
@@ -116,7 +195,7 @@ class BotPool:
 
     def close(self):
         for pool in (self.searches, self.quick):
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.executor.shutdown(wait=False, cancel_futures=True)
 
 
 # ---- in a worker process
