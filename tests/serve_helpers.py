@@ -38,6 +38,8 @@ class Served:
         # a bot asked in a window answers within 0.05 s, and moves are shown that long after they come
         # (at a table with a bot, in a game with reactions: --answer-seconds), so a whole game stays quick
         pace = [] if "--answer-seconds" in self.args else ["--answer-seconds", "0.05"]
+        # and a bot next to move after a window makes its move 0.1 s after the window opened
+        pace += [] if "--reaction-seconds" in self.args else ["--reaction-seconds", "0.1"]
         command = [sys.executable, "-m", "gamedsl", "serve", str(self.game), "--port", "0", "--data", str(self.data),
                    "--bot-delay", "0", *pace, *self.args]
         self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)

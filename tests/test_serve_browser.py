@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from serve_helpers import GAMES, Served, log_lines, log_of, wait_in_page
+from serve_helpers import GAMES, Served, create_table, log_lines, log_of, wait_in_page
 
 MOVED_ON = "the game has moved on since that move was chosen: it was not played"
 REFERENCE = GAMES.parent / "tests" / "reference" / "phone-lol-table.png"
@@ -361,22 +361,41 @@ def test_the_table_page_has_the_rules_from_the_game_file(browser, tmp_path):
         assert "target: the total at which a player loses (default 1500)" in page.locator("#rule-options").inner_text()
 
 
-def test_the_host_gives_a_seat_to_a_bot_from_the_lobby(browser, tmp_path):
-    """Host controls were close and delete only (handing a seat to a bot was API only)."""
-    with Served(GAMES / "laus.game", tmp_path / "data", "--absent-seconds", "0") as server:
+def test_the_host_hands_seats_to_bots_and_people_and_gives_new_links_from_the_lobby(browser, tmp_path):
+    """Host controls were close and delete only (handing a seat to a bot was API only): a seat nobody
+    opened goes to a bot at once, and back to its person (its link plays it again); a seat given a
+    new link shuts the old link's page ("closed") and the lobby shows the new one."""
+    with Served(GAMES / "laus.game", tmp_path / "data") as server:
         page = browser.new_context().new_page()
         page.goto(server.url + "/")
         page.wait_for_selector("#seats select")
         page.locator("#seats select").nth(1).select_option("human")
         page.click("#create")
         page.wait_for_selector("#mine .give-bot button")
+        links = lambda: page.locator("#links a.seat-link").evaluate_all("as => as.map(a => a.getAttribute('href'))")  # noqa: E731
+        seats = lambda: page.evaluate("fetch('/api/tables').then(r => r.json())")[0]["seats"]  # noqa: E731
+        p1, p2 = links()
         page.select_option("#mine .give-seat", label="P2")
         page.select_option("#mine .give-kind", "greedy")
-        page.click("#mine .give-bot button")
+        page.click("#mine .to-bot")
         wait_in_page(page, "document.querySelector('#links').textContent.includes('P2: greedy, a bot')")
-        tables = page.evaluate("fetch('/api/tables').then(r => r.json())")
-        assert tables[0]["seats"][1] == "greedy"
-        assert page.locator("#mine .give-seat option").all_inner_texts() == ["P1"]
+        assert seats()[1] == "greedy" and links() == [p1]
+        page.select_option("#mine .give-seat", label="P2")
+        page.click("#mine .to-person")
+        wait_in_page(page, "document.querySelectorAll('#links a.seat-link').length === 2")
+        assert seats()[1] == "human" and links() == [p1, p2]
+        player = browser.new_context().new_page()
+        player.goto(server.url + p1)
+        wait_in_page(player, "document.getElementById('status').textContent.length > 0 && "
+                             "document.getElementById('offline').hidden")
+        page.select_option("#mine .give-seat", label="P1")
+        page.click("#mine .new-link")
+        wait_in_page(player, "document.getElementById('status').textContent === 'closed'")
+        wait_in_page(page, f"!document.querySelector('#links').innerHTML.includes({p1!r})")
+        new = links()[0]
+        assert new != p1 and links()[1] == p2
+        assert page.evaluate(f"fetch({p1!r}).then(r => r.status)") == 404
+        assert page.evaluate(f"fetch({new!r}).then(r => r.status)") == 200
 
 
 def test_cards_are_drawn_in_the_colours_their_attributes_give_them(browser, tmp_path):
@@ -414,3 +433,37 @@ def test_four_games_at_desktop_and_phone_sizes(browser, tmp_path, name, players,
             if os.environ.get("GAMEDSL_SCREENSHOT"):
                 (GAMES.parent / "docs" / f"serve-{name}{suffix}.png").write_bytes(page.screenshot())
             page.close()
+
+
+def test_a_window_s_countdown_starts_anew_after_the_server_restarts(browser, tmp_path):
+    """A race is open at P1's page when the server is killed; it comes back after the race's time
+    would have run out. The page reconnects, and its countdown shows the time the restarted
+    clock gives (it waits for the people asked), not the old deadline's "0.0 s left"."""
+    import socket
+
+    from test_serve import SLAP
+
+    (tmp_path / "slap.game").write_text(SLAP, encoding="utf-8")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    args = ("--window-seconds", "4", "--port", str(port))
+    server = Served(tmp_path / "slap.game", tmp_path / "data", *args).start()
+    again = None
+    try:
+        table = create_table(server.url, 2, ["human", "random"], seed=1)
+        page = _seat_pages(browser, server.url, [table["seats"][0]["link"]])[0]
+        page.locator("#moves button", has_text="bang").click()
+        wait_in_page(page, "document.getElementById('seconds').textContent.endsWith('s left')")
+        server.kill()
+        time.sleep(4.5)  # past the race's old deadline
+        again = Served(tmp_path / "slap.game", tmp_path / "data", *args).start()
+        wait_in_page(page, "!document.getElementById('seconds').hidden && "
+                           "document.getElementById('seconds').textContent.endsWith('s left') && "
+                           "document.getElementById('offline').hidden", timeout=20)
+        left = float(page.locator("#seconds").text_content().split()[0])
+        assert left > 2.0, page.locator("#seconds").text_content()
+    finally:
+        server.kill()
+        if again is not None:
+            again.stop()

@@ -1,6 +1,7 @@
 """What the host of a `gamedsl serve` table may do with its host token: close it, delete it, give an
 absent person's seat to a bot; and idle tables expiring on their own."""
 import asyncio
+import json
 import time
 
 import httpx
@@ -76,9 +77,6 @@ def test_an_absent_persons_seat_goes_to_a_bot_only_after_they_are_away_long_enou
         asyncio.run(play_all([watcher], timeout=10))
         k = int(watcher.frames[0]["view"]["to_move"][1:]) - 1  # the person the table waits for
         other = (k + 1) % 3
-        r = _host(server.url, "POST", f"/api/tables/{tid}/seats/{k}", table["host"], {"bot": "greedy"})
-        assert r.status_code == 409 and r.json()["error"].startswith(f"P{k + 1} has been away for only ")
-        time.sleep(1)
 
         async def other_connected():
             async with websockets.connect(ws_url(server.url, table["seats"][other]["link"]), origin=server.url):
@@ -88,10 +86,12 @@ def test_an_absent_persons_seat_goes_to_a_bot_only_after_they_are_away_long_enou
         r = asyncio.run(other_connected())
         assert r.status_code == 409 and r.json()["error"] == (f"P{other + 1} is connected: a seat can be given to a "
                                                               "bot after 1 s away")
+        r = _host(server.url, "POST", f"/api/tables/{tid}/seats/{other}", table["host"], {"bot": "greedy"})
+        assert r.status_code == 409 and r.json()["error"].startswith(f"P{other + 1} has been away for only ")
         assert _host(server.url, "POST", f"/api/tables/{tid}/seats/{k}", table["host"],
                      {"bot": "ismcts:99s"}).status_code == 400
         r = _host(server.url, "POST", f"/api/tables/{tid}/seats/{k}", table["host"], {"bot": "greedy"})
-        assert r.status_code == 200, r.text  # never connected: away since the table began
+        assert r.status_code == 200, r.text  # nobody ever opened it: an empty seat goes to a bot at once
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:  # the seat plays on as greedy
             moves = [m for m in log_lines(log_of(data, tid)) if m["type"] == "move" and m["player"] == k]
@@ -125,3 +125,44 @@ def test_a_table_nobody_plays_or_watches_expires(tmp_path):
         server.tables[kept["table"]].conns.clear()
         await server.close()
     asyncio.run(run())
+
+
+def test_the_host_hands_a_seat_back_to_its_person_and_gives_a_seat_a_new_link(tmp_path):
+    """A seat given to a bot goes back to its person, whose link plays it again; a kick gives the
+    seat a new link: the old one's connection is told it opens nothing now, and it opens nothing
+    after; the new one plays the seat. A seat made for a bot gets a link for a person to take it."""
+    with Served(LAUS, tmp_path / "data") as server:
+        table = create_table(server.url, 3, ["human", "human", "random"], seed=5)
+        tid, host = table["table"], table["host"]
+        seats = lambda: {t["table"]: t for t in httpx.get(server.url + "/api/tables").json()}[tid]["seats"]  # noqa: E731
+        assert _host(server.url, "POST", f"/api/tables/{tid}/seats/1", host, {"bot": "greedy"}).status_code == 200
+        assert seats() == ["human", "greedy", "random"]
+        r = _host(server.url, "POST", f"/api/tables/{tid}/seats/1", host, {"person": True})
+        assert r.status_code == 200 and seats() == ["human", "human", "random"]
+        r = _host(server.url, "POST", f"/api/tables/{tid}/seats/1", host, {"person": True})
+        assert r.status_code == 409 and r.json()["error"] == "P2 is a person's seat already"
+        r = _host(server.url, "POST", f"/api/tables/{tid}/seats/2", host, {"person": True})
+        assert r.status_code == 200 and seats() == ["human", "human", "human"]
+        assert httpx.get(server.url + r.json()["link"]).status_code == 200  # a bot's seat gets a person's link
+        r = _host(server.url, "POST", f"/api/tables/{tid}/seats/1", host, {"dance": True})
+        assert r.status_code == 400
+        old = table["seats"][1]["link"]
+
+        async def kicked():
+            async with websockets.connect(ws_url(server.url, old), origin=server.url) as ws:
+                first = json.loads(await ws.recv())
+                r = await asyncio.to_thread(_host, server.url, "POST", f"/api/tables/{tid}/seats/1", host,
+                                            {"kick": True})
+                told = json.loads(await ws.recv())
+                return first, r, told
+        first, r, told = asyncio.run(kicked())
+        assert first["type"] == "state" and r.status_code == 200
+        assert told == {"type": "closed", "message": "the host gave this seat a new link: this one opens nothing now"}
+        new = r.json()["link"]
+        assert new != old and httpx.get(server.url + old).status_code == 404
+        assert httpx.get(server.url + new).status_code == 200
+
+        async def opened(link):
+            async with websockets.connect(ws_url(server.url, link), origin=server.url) as ws:
+                return json.loads(await ws.recv())
+        assert asyncio.run(opened(new))["seat"] == "P2"

@@ -227,3 +227,24 @@ def test_a_person_is_asked_to_react_before_their_own_moves_and_when_something_is
     assert asked == [cash, turn, wave, wave, turn]
     assert log[-1]["type"] == "end" and [m["text"] for m in log[1:-1] if m["player"] != 0 or
                                          m["text"] != "no reaction"].count("drop a card") == 2
+
+
+def test_a_bot_next_to_move_leaves_the_people_asked_their_reaction_time_and_the_bar_shows_it(tmp_path):
+    """P2 is a bot: its decision after a window that asks P1 comes --reaction-seconds after the
+    window opened, not at once (--bot-delay is 0 here), and P1's question shows that time as its
+    whole bar (it stays while the bar runs). P1 never answers: its silence is a pass, timed when P2
+    moved."""
+    (tmp_path / "tell.game").write_text(TELL, encoding="utf-8")
+    with Served(tmp_path / "tell.game", tmp_path / "data", "--reaction-seconds", "1.5", "--window-seconds", "30") \
+            as server:
+        table = create_table(server.url, 2, ["human", "random"], {"react": "true"}, seed=7)
+        p1 = Player(server.url, table["seats"][0]["link"], lambda f: None if f["window"] else f["legal"][0]["move"])
+        asyncio.run(play_all([p1], timeout=30))
+        log = log_lines(log_of(server.data, table["table"]))
+    questions = [f["window"] for f in p1.frames if f["window"]]
+    assert questions and all(w["total"] == 1.5 and 0 < w["left"] <= 1.5 for w in questions)
+    passes = [m for m in log if m["type"] == "move" and m["text"] == "no reaction"]
+    # asked once (later windows offer nothing new: "no reaction" at once, not asked), and that
+    # question's pass came when P2 moved, 1.5 s after the window opened
+    assert len(questions) == 1 and len(passes) >= 2 and all(m["player"] == 0 for m in passes)
+    assert 1.45 <= passes[0]["time"] < 3 and all(m["time"] == 0 for m in passes[1:])

@@ -41,6 +41,7 @@ from ..console import load
 from ..logfile import LogError, file_sha256, read_log, replay_moves, rewrite
 from ..simulate import effective_options, seat_problem
 from .bots import BotPool, check_spec
+from .host import HostRefused, seat_request
 from .info import game_info
 from .security import (TRY_AGAIN_LATER, Guard, Limits, Policy, Refused, close_reason, is_loopback, json_of,
                        read_body)
@@ -181,22 +182,6 @@ class Server:
         if row is not None:
             Path(row["log"]).unlink(missing_ok=True)
 
-    async def replace_seat(self, table_id: str, token, seat, spec) -> None:
-        """A person who has gone away replaced by a bot (after they were away for --absent-seconds)."""
-        table = self.hosted(table_id, token)
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(table.seats):
-            raise HostRefused(400, f"there is no seat {seat!r}: seats are numbered from 0")
-        problem = "give the bot as a spec, such as greedy" if not isinstance(spec, str) or spec == "human" \
-            else seat_problem(spec, human=False) or check_spec(spec, self.settings.max_bot_seconds)
-        if problem:
-            raise HostRefused(400, problem)
-        away = table.away_for(seat)
-        if away < self.settings.absent_seconds:
-            now = "is connected" if away == 0 else f"has been away for only {away:.1f} s"
-            raise HostRefused(409, f"{self.game.player_name(seat)} {now}: a seat can be given to a bot after "
-                                   f"{self.settings.absent_seconds:g} s away")
-        await table.replace(seat, spec)
-
     async def rematch(self, table: Table, seat: int) -> str | None:
         """A new table with the same seats and options (a new seed), asked by a person seated at a
         finished one: each seat of the old table is sent its own link to the new one (kept for those
@@ -293,7 +278,9 @@ class Server:
                 writer = None
                 self.store.set_status(row["id"], "over")
         table = self._table(row["id"], state, seats, writer, seed, data.start["options"])
+        table.first_seats = list(data.start["seats"])
         table.resumed = True  # a reaction window open now waits for its people to be back (table.py)
+        table.joined = set(range(len(seats)))  # who opened a seat before the restart is not known: all did
         table.names = self.store.names(row["id"]) or table.names
         return table
 
@@ -317,14 +304,6 @@ class Server:
 
 CLOSED = {"closed": "this table is closed: its host closed it", "expired": "this table is closed: nobody played "
           "at it for a long while"}  # what a link of a table no longer played says, by its status
-
-
-class HostRefused(GamedslError):
-    """A host's request refused: its HTTP status and why."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
 
 
 def _page(name: str) -> HTMLResponse:
@@ -382,8 +361,8 @@ class Web:
         return JSONResponse(made)
 
     async def host_action(self, request: Request):
-        """POST /api/tables/ID/close, DELETE /api/tables/ID, POST /api/tables/ID/seats/K (a bot for an
-        absent person): the host token in the X-Host-Token header."""
+        """POST /api/tables/ID/close, DELETE /api/tables/ID, POST /api/tables/ID/seats/K (host.py: a
+        seat to a bot, back to its person, or a new link): the host token in the X-Host-Token header."""
         table_id = request.path_params["table"]
         token = request.headers.get("x-host-token")
         try:
@@ -393,14 +372,15 @@ class Web:
                 await self.server.close_table(table_id, token)
             else:
                 form = await read_body(request)
-                spec = json_of(form).get("bot") if form else None
-                await self.server.replace_seat(table_id, token, request.path_params["seat"], spec)
+                body = json_of(form) if form else None
+                return JSONResponse(await seat_request(self.server, table_id, token, request.path_params["seat"], body))
         except HostRefused as exc:
             return JSONResponse({"error": str(exc)}, status_code=exc.status)
         except Refused as refused:
             return JSONResponse({"error": refused.message}, status_code=refused.status, headers={"connection": "close"})
-        except (ValueError, AttributeError):
-            return JSONResponse({"error": "send {\"bot\": SPEC} as a JSON object"}, status_code=400)
+        except ValueError:
+            return JSONResponse({"error": 'send one of {"bot": SPEC}, {"person": true}, {"kick": true} as a JSON '
+                                          "object"}, status_code=400)
         return JSONResponse({"ok": True})
 
     async def stats(self, request: Request):

@@ -65,6 +65,10 @@ def register(sub, count):
                    help="how long a reaction window or race waits for a person; then they let it pass "
                         "(in a race: its default, the last answer it lists, counts, at the deadline; a "
                         "simultaneous choice has no clock) (default 10)")
+    p.add_argument("--reaction-seconds", type=_seconds, default=2.0, metavar="SECONDS",
+                   help="a bot whose decision comes after a reaction window makes it no sooner than this after "
+                        "the window opened (its move ends the window): the time people asked have to react "
+                        "then, at every window alike (default 2)")
     p.add_argument("--answer-seconds", type=_seconds, default=0.25, metavar="SECONDS",
                    help="how long a bot asked in a reaction window or race may think; it lets the moment pass "
                         "if it has not answered by then. At a table with a bot, in a game with reactions or "
@@ -138,7 +142,8 @@ def cmd_serve(args) -> int:
     server = Server(args.file, args.data, Settings(args.bot_delay, args.window_seconds, args.stats,
                                                    args.max_bot_seconds, args.bot_workers, args.idle_minutes,
                                                    args.absent_seconds, args.answer_seconds, args.max_tables,
-                                                   args.tables_per_minute, args.keep_days))
+                                                   args.tables_per_minute, args.keep_days,
+                                                   args.reaction_seconds))
     port = sock.getsockname()[1]
     policy = Policy(args.host, port, args.allow_host, args.allow_origin, args.allow_scripts)
     limits = Limits(args.max_connections, args.max_connections_per_address, args.max_connections_per_seat)

@@ -111,6 +111,15 @@ class Store:
             self.db.executemany("INSERT INTO links (token_sha256, table_id, seat) VALUES (?, ?, ?)", rows)
         return tokens, spectator, host
 
+    def reissue_link(self, table_id: str, seat: int) -> str:
+        """A new link for a person's seat; its old one opens nothing from now on."""
+        token = new_token()
+        with self.db:
+            self.db.execute("DELETE FROM links WHERE table_id = ? AND seat = ?", (table_id, seat))
+            self.db.execute("INSERT INTO links (token_sha256, table_id, seat) VALUES (?, ?, ?)",
+                            (token_hash(token), table_id, seat))
+        return token
+
     def is_host(self, table_id: str, token) -> bool:
         """Whether a token is the host token of a table (compared by its hash, in constant time)."""
         row = self.db.execute("SELECT host_sha256 FROM tables WHERE id = ?", (table_id,)).fetchone()

@@ -35,9 +35,12 @@ class Settings:
     def __init__(self, bot_delay: float = 0.6, window_seconds: float = 10.0, stats: bool = False,
                  max_bot_seconds: float = 2.0, bot_workers: int = 2, idle_minutes: float = 120.0,
                  absent_seconds: float = 60.0, answer_seconds: float = 0.25, max_tables: int = 200,
-                 tables_per_minute: int = 20, keep_days: float = 30.0):
+                 tables_per_minute: int = 20, keep_days: float = 30.0, reaction_seconds: float = 2.0):
         self.bot_delay = bot_delay
         self.window_seconds = window_seconds
+        # a bot whose decision comes after a reaction window makes it no sooner than this after the
+        # window opened: every window alike, whoever is asked (a tell else), and people have the time
+        self.reaction_seconds = reaction_seconds
         # a bot asked in a reaction window or race answers within this (else it lets the moment pass),
         # and a table where one may be asked shows what a move led to this long after it came (Table.pace)
         self.answer_seconds = answer_seconds
@@ -80,11 +83,14 @@ class Table(Windows):
         # and the answers received from people not yet at the head of the engine's queue
         self.window_key: int | None = None
         self.window_opened = 0.0
+        self.clock = 0  # when the open window's clock was last started or paused (time_ns): told to the pages
         self.asked: dict[int, tuple] = {}
         self.frozen: dict[int, dict] = {}  # each seat's view when the window opened
         self.buffer: dict[int, tuple[int, float]] = {}
         self.passed: dict[int, frozenset] = {}  # per person: the anytime moves of the last window they let pass
         self.resumed = False  # set by a restarted server: a window found open then waits for people to be back
+        self.joined: set = set()  # the seats someone has opened (a restarted server counts them all: Server)
+        self.first_seats = list(seats)  # who sat where when the table was made (a restart reads its log's)
         self.paused = False  # that window's clock waits
         self.held_since = 0.0  # the slowest answer held from before a restart (its seconds)
         self.ahead: Ahead | None = None  # the decision after the open reaction window, if nobody reacts
@@ -330,6 +336,8 @@ class Table(Windows):
                     ahead = self.bot_ahead() if p is None else None
                     moment = self._moment()
                     delay = self.settings.bot_delay if (ahead is not None or self.state.window is None) else 0
+                    if ahead is not None and not self.paused:  # people asked have reaction_seconds to react
+                        delay = max(delay, self.settings.reaction_seconds - (time.monotonic() - self.window_opened))
                 if p is None and ahead is None:
                     break
                 if delay:
@@ -379,6 +387,20 @@ class Table(Windows):
             await self._settle()
         self.wake.set()
 
+    async def drop_seat(self, seat: int, why: str):
+        """Close every connection of the seat's link, telling it why (the host gave the seat a new link)."""
+        async with self.lock:
+            gone = [c for c in self.conns if c.seat == seat]
+            for conn in gone:
+                self.conns.discard(conn)
+                await self.send(conn, {"type": "closed", "message": why})
+                try:
+                    await conn.ws.close(code=1000)
+                except Exception:  # noqa: BLE001 - already closed by its client
+                    pass
+            self.left[seat] = time.monotonic()
+            await self.broadcast()
+
     async def set_name(self, seat: int, name) -> str | None:
         """A person's name for their seat, shown to everyone (None, or why it was refused)."""
         if seat == SPECTATOR:
@@ -426,9 +448,12 @@ class Table(Windows):
             legal, view, *_ = self.asked[seat]
             if conn.window is None or conn.window[0] != self.window_key:
                 elapsed = self.held_since if self.paused else time.monotonic() - self.window_opened
-                left = self.settings.window_seconds - elapsed
+                total = self.settings.window_seconds
+                if self.bot_ahead() is not None:
+                    total = min(total, self.settings.reaction_seconds)  # the bot next to move ends it then
+                left = total - elapsed
                 conn.window = (self.window_key, {"kind": s.window[0], "left": round(max(0.0, left), 2),
-                                                 "total": self.settings.window_seconds, "paused": self.paused})
+                                                 "total": total, "paused": self.paused, "clock": self.clock})
             window = conn.window[1]
         elif s.window is not None and self.ahead is not None:  # the table as it will be if nobody reacts
             view = self.ahead.view(seat)
@@ -489,6 +514,7 @@ class Table(Windows):
         async with self.lock:
             self.active = time.monotonic()
             came_online = conn.seat != SPECTATOR and all(c.seat != conn.seat for c in self.conns)
+            self.joined.add(conn.seat)
             window = self.window_key
             self.conns.add(conn)
             self._sync_window()

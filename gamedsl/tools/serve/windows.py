@@ -80,6 +80,7 @@ class Windows:
             return  # a secret choice has no clock: the table waits for everyone (a host may seat a bot)
         if self.resumed:  # a window open when the server stopped: its clock waits for the people asked
             self.paused = True
+            self.clock = time.time_ns()
             loop = asyncio.get_running_loop()
             self.timer = loop.call_later(self.settings.window_seconds, self._resume_clock, s.window_start)
             self._resume_clock(s.window_start, only_if_back=True)
@@ -92,6 +93,7 @@ class Windows:
         from before a restart took: they stay faster)."""
         self.paused = False
         self.window_opened = time.monotonic() - self.held_since
+        self.clock = time.time_ns()  # (a page starts its countdown anew when this changes: after a restart too)
         loop = asyncio.get_running_loop()
         if self.timer is not None:
             self.timer.cancel()

@@ -126,23 +126,31 @@ function showMine(states) {
   }
 }
 
-// Give a person's seat to a bot (one who has gone away: the server says how long they must be away).
+// A seat's host controls: give it to a bot (a person gone away; at once if nobody opened it yet),
+// give it (back) to a person, or give it a new link (the old one opens nothing then).
 function botButtons(t) {
   const span = el("span", "give-bot");
-  const seat = el("select"), bot = el("select"), go = el("button", "", "give to a bot");
-  t.seats.forEach((s, k) => { if (s.kind === "human") seat.append(new Option(s.seat, k)); });
+  const seat = el("select"), bot = el("select");
+  const toBot = el("button", "to-bot", "give to a bot"), toPerson = el("button", "to-person", "give to a person");
+  const newLink = el("button", "new-link", "new link");
+  t.seats.forEach((s, k) => seat.append(new Option(s.seat, k)));
   for (const kind of info.seat_kinds) if (kind !== "human") bot.append(new Option(kind, kind));
-  seat.className = "give-seat"; bot.className = "give-kind"; go.type = "button";
-  go.onclick = async () => {
-    const k = +seat.value;
-    if (await host(t, "POST", `/api/tables/${t.table}/seats/${k}`, {bot: bot.value})) {
-      keep(mine().map((x) => x.table !== t.table ? x : {...x, seats: x.seats.map((s, j) =>
-        j === k ? {...s, kind: bot.value, link: null} : s)}));
-      if (t.table === justMade) showMade(mine().find((x) => x.table === t.table));
-      listTables();
-    }
+  seat.className = "give-seat"; bot.className = "give-kind";
+  toBot.type = toPerson.type = newLink.type = "button";
+  const change = (k, answer, how) => {  // the kept links, as the server now has them
+    keep(mine().map((x) => x.table !== t.table ? x : {...x, seats: x.seats.map((s, j) => j === k ? how(s, answer) : s)}));
+    if (t.table === justMade) showMade(mine().find((x) => x.table === t.table));
+    listTables();
   };
-  if (seat.options.length) span.append(seat, bot, go);
+  const post = async (body, how) => {
+    const k = +seat.value;
+    const answer = await host(t, "POST", `/api/tables/${t.table}/seats/${k}`, body);
+    if (answer) change(k, answer, how);
+  };
+  toBot.onclick = () => post({bot: bot.value}, (s) => ({...s, kind: bot.value, link: null, held: s.link || s.held}));
+  toPerson.onclick = () => post({person: true}, (s, a) => ({...s, kind: "human", link: a.link || s.held || s.link}));
+  newLink.onclick = () => post({kick: true}, (s, a) => ({...s, link: s.kind === "human" ? a.link : null, held: a.link}));
+  span.append(seat, bot, toBot, toPerson, newLink);
   return span;
 }
 
@@ -151,9 +159,9 @@ async function host(t, method, path, body) {
                                                  "X-Host-Token": t.host},
                                body: body === undefined ? undefined : JSON.stringify(body)});
   const answer = await r.json().catch(() => ({error: `the server answered ${r.status} ${r.statusText}`}));
-  if (!r.ok) { showError(answer.error); return false; }
+  if (!r.ok) { showError(answer.error); return null; }
   listTables();
-  return true;
+  return answer;
 }
 
 function showError(text) {

@@ -4,7 +4,7 @@
 const token = location.pathname.split("/").pop();
 const $ = (id) => document.getElementById(id);
 let ws = null, frame = null, logCount = 0, deadline = 0, total = 0, timer = null, retry = 500, fatal = false;
-let windowTurn = null;
+let windowClock = null;  // the clock of the question whose countdown runs (the server's f.window.clock)
 let queued = null;  // a move clicked while the connection was down: sent when it is back (or refused then)
 const connected = () => ws && ws.readyState === WebSocket.OPEN;
 
@@ -158,8 +158,8 @@ function draw() {
     $("countdown").hidden = true; $("seconds").hidden = true;
     $("windowtext").textContent = "Choose in secret: everyone's choices are shown together, once all have chosen.";
   } else if (f.window && f.legal.length) {
-    if (f.turn !== windowTurn) {  // a new question: its clock starts from the time left it was sent
-      windowTurn = f.turn; total = f.window.total; deadline = performance.now() + f.window.left * 1000;
+    if (f.window.clock !== windowClock) {  // a question, or its clock started anew (after a restart): from the time left it was sent
+      windowClock = f.window.clock; total = f.window.total; deadline = performance.now() + f.window.left * 1000;
     }
     $("countdown").hidden = false; $("seconds").hidden = false;
     $("windowtext").textContent = f.window.kind === "race" ? "Race! Everyone answers at once; the fastest counts first."
