@@ -242,3 +242,35 @@ def test_a_bot_that_fails_hands_its_seat_to_another_and_says_so(tmp_path):
     notices = [f["notice"] for f in person.frames if f.get("notice")]
     assert notices == [seat[0]["why"]]
     assert person.frames[-1]["seats"][1]["kind"] == "random" and not person.frames[-1]["stopped"]
+
+
+def test_the_bot_workers_end_when_their_server_is_killed(tmp_path):
+    """A server killed with -9 cannot stop its worker processes: each ends on its own within a few
+    seconds of finding its server gone (they lingered, one set per kill)."""
+    import os
+    import signal
+
+    def _parent(pid: str) -> int | None:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                return int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    with Served(GAMES / "laus.game", tmp_path / "data") as server:
+        made = create_table(server.url, 3, ["greedy", "greedy", "greedy"], seed=3)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not [m for m in log_lines(log_of(server.data, made["table"]))
+                                                   if m["type"] == "move"]:
+            time.sleep(0.1)  # a greedy move made: the quick bots' worker is running
+        workers = [pid for pid in os.listdir("/proc") if pid.isdigit() and _parent(pid) == server.proc.pid]
+        assert workers
+        server.kill()
+        deadline = time.monotonic() + 10
+        alive = workers
+        while alive and time.monotonic() < deadline:
+            time.sleep(0.2)
+            alive = [w for w in alive if _parent(w) is not None]
+        for w in alive:
+            os.kill(int(w), signal.SIGKILL)
+        assert not alive

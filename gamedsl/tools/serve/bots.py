@@ -21,6 +21,7 @@ import inspect
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -211,6 +212,7 @@ class _TimeUp(BaseException):  # not an Exception: no `except Exception` of the 
 
 def _start_worker():
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    threading.Thread(target=_orphaned, args=(os.getppid(),), daemon=True).start()
     try:
         os.nice(10)  # people's moves first: the server's own process answers before a bot thinks
     except OSError:
@@ -219,6 +221,13 @@ def _start_worker():
     def time_up(*_):
         raise _TimeUp
     signal.signal(signal.SIGALRM, time_up)
+
+
+def _orphaned(server: int):
+    """End the worker once its server is gone (killed with -9, it could not stop its workers)."""
+    while os.getppid() == server:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def think(task) -> tuple[int | None, str | None, tuple | None]:
