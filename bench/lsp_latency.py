@@ -6,7 +6,10 @@ report), fixes it (an undo: answered from the server's memory), edits a comment 
 again) and adds a statement (a new program, checked in full). Each figure is the time from
 sending the change to receiving its diagnostics, as an editor would wait for it. Last, the
 document (as the session left it) is formatted a few times (textDocument/formatting: `gamedsl fmt`
-in the server), each timed from the request to its answer.
+in the server), each timed from the request to its answer. Then a new rule is typed at the end,
+one key at a time at 8 keys a second, and the time from the last key to the diagnostics of the
+text it made is reported (with how many of the half-typed texts were published: a server that
+checks each falls behind the typing).
 
     python bench/lsp_latency.py [--edits N]       # needs pip install '.[lsp]' pytest-lsp
 """
@@ -48,6 +51,46 @@ def session(text: str, edits: int) -> list[tuple[str, str]]:
     return out
 
 
+TYPED = 'on turn start if count(me.hand) == 42 { say "typed at 8 keys a second" }'
+KEYS_PER_SECOND = 8
+
+
+def client_text(text: str, edits: int) -> str:
+    """The document as the scripted session left it (the text of its last change)."""
+    return session(text, edits)[-1][1]
+
+
+async def typing_burst(client, uri: str, text: str, version: int, times: dict) -> int:
+    """Type a new rule at the end of the document, one key at a time at KEYS_PER_SECOND, each key a
+    change; the figure is from the last key to the diagnostics of the text it made (the half-typed
+    texts before it need no answer: a server that checks each of them falls behind). Returns the
+    last version sent."""
+    published: list = []
+
+    async def listen():
+        while True:
+            params = await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+            published.append((time.perf_counter(), params.version))
+    listening = asyncio.ensure_future(listen())
+    typed = text + "\n"
+    for key in TYPED:
+        typed += key
+        client.text_document_did_change(t.DidChangeTextDocumentParams(
+            t.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            [t.TextDocumentContentChangeWholeDocument(text=typed)]))
+        last_sent = time.perf_counter()
+        version += 1
+        await asyncio.sleep(1 / KEYS_PER_SECOND)
+    last = version - 1
+    while not any(v == last for _, v in published):
+        await asyncio.sleep(0.005)
+    listening.cancel()
+    answered = next(when for when, v in published if v == last)
+    times.setdefault("last key typed", []).append((answered - last_sent) * 1000)
+    times.setdefault("keys answered", []).append(len(published))
+    return version
+
+
 async def measure(edits: int) -> dict[str, list[float]]:
     client = make_test_lsp_client()
     await client.start_io(sys.executable, "-m", "gamedsl", "lsp")
@@ -58,6 +101,7 @@ async def measure(edits: int) -> dict[str, list[float]]:
         uri=uri, language_id="gamedsl", version=1, text=text)))
     await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     times: dict[str, list[float]] = {}
+    version = 1
     for version, (kind, new) in enumerate(session(text, edits), 2):
         start = time.perf_counter()
         client.text_document_did_change(t.DidChangeTextDocumentParams(
@@ -67,6 +111,7 @@ async def measure(edits: int) -> dict[str, list[float]]:
         times.setdefault(kind, []).append((time.perf_counter() - start) * 1000)
         if kind == "typo":
             assert client.diagnostics[uri], "a typo must be reported"
+    version = await typing_burst(client, uri, client_text(text, edits), version + 1, times)
     for _ in range(max(3, edits // 2)):
         start = time.perf_counter()
         await client.text_document_formatting_async(t.DocumentFormattingParams(
@@ -81,12 +126,18 @@ def main() -> int:
     ap.add_argument("--edits", type=int, default=20, help="rounds of typo, fix, comment and new rule (default 20)")
     args = ap.parse_args()
     times = asyncio.run(measure(args.edits))
-    every = sorted(x for kind, xs in times.items() if kind != "formatting" for x in xs)
+    every = sorted(x for kind, xs in times.items() if kind not in ("formatting", "last key typed", "keys answered")
+                   for x in xs)
     print(f"law.game, {len(every)} changes: diagnostics published in median {statistics.median(every):.0f} ms, "
           f"worst {every[-1]:.0f} ms")
     for kind, xs in times.items():
+        if kind in ("last key typed", "keys answered"):
+            continue
         what = "requests" if kind == "formatting" else "changes"
         print(f"  {kind:12} median {statistics.median(xs):4.0f} ms, worst {max(xs):4.0f} ms ({len(xs)} {what})")
+    print(f"a new rule typed at {KEYS_PER_SECOND} keys a second ({len(TYPED)} keys): its diagnostics "
+          f"{times['last key typed'][0]:.0f} ms after the last key; {times['keys answered'][0]} of the "
+          f"{len(TYPED)} texts typed were checked and published")
     return 0
 
 

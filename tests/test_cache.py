@@ -202,6 +202,26 @@ def test_after_an_edit_to_one_rule_only_its_declaration_is_parsed_again(store, m
     assert _shape(tree) == _shape(real.parse(edited, start="start"))
 
 
+def test_the_parser_read_back_from_the_cache_keeps_the_trees_of_declarations_too(store, monkeypatch):
+    # A parser Lark makes from the grammar (not from its own cache: the first run after an upgrade)
+    # names its rules by tokens, and so does gamedsl's copy of it read back later; the trees' cache
+    # could not store them (marshal): every check parsed the whole file again, in the language server
+    # as at the terminal
+    import lark
+    from gamedsl.language import syntax
+    made_by_lark = lark.Lark.__init__
+
+    def from_the_grammar(self, *args, **kwargs):
+        made_by_lark(self, *args, **{**kwargs, "cache": False})
+    monkeypatch.setattr(lark.Lark, "__init__", from_the_grammar)
+    syntax.parser.__wrapped__()  # made, and kept
+    back = syntax.parser.__wrapped__()  # read back, as a new process would
+    monkeypatch.setattr(syntax, "parser", lambda: back)
+    law = (ROOT / "games" / "law.game").read_text(encoding="utf-8")
+    syntax.parse(law, "law.game")
+    assert len(cache.trees("law.game")) == len(syntax.declarations(law))
+
+
 def _error(parser, text):
     """What a parser says of a text: its tree's shape, or the error's kind, place and expected tokens."""
     import lark

@@ -702,3 +702,29 @@ async def test_formatting_replaces_the_whole_text_up_to_a_utf16_end(client, tmp_
     assert edit.new_text == 'game "T"\nplayers 2\nattribute face: joker "🃏🃏"    # «ЛОЛ!» 🃏\n'  # the comment keeps its column
     assert _apply_edits(text, [edit]) == edit.new_text
     _close(client, path)
+
+
+def test_a_check_of_an_older_text_stops_at_its_next_checkpoint():
+    """The server checks on a thread, and a check whose text is no longer the newest stops half-way
+    (language/progress.py) instead of holding the next one up: it gives up between declarations,
+    passes and actions, and a check nobody gave up runs to the end."""
+    from gamedsl.language.progress import Cancelled, cancellable
+    from gamedsl.lsp.analysis import check
+
+    text = LAW.read_text(encoding="utf-8") + "\non turn start if count(me.hand) == 99 { say \"new\" }\n"
+    asked = []
+
+    def stale_after(n):
+        def stale():
+            asked.append(1)
+            return len(asked) > n
+        return stale
+    for n in (0, 5, 150):
+        asked.clear()
+        with pytest.raises(Cancelled), cancellable(stale_after(n)):
+            check(text, str(LAW))
+        assert len(asked) == n + 1  # it stopped at the first checkpoint that found it stale
+    asked.clear()
+    with cancellable(stale_after(10 ** 9)):
+        assert check(text, str(LAW))[0] == []  # never stale: the whole check, past every checkpoint
+    assert len(asked) > 150

@@ -17,6 +17,7 @@ from .context import Context, Scope
 from .declarations import Declarations
 from .expressions import ExpressionCompiler
 from .flow import FlowCompiler
+from .progress import checkpoint
 from .loops import LoopChecker
 from .modifiers import Modifiers
 from .program import MAX_SEATS, Program, Unit
@@ -46,10 +47,12 @@ class Compiler:
         self.mods.compile()
         self.mods.cycles()
         self.decls.steps()
+        checkpoint()  # (between the passes, a language server's check of an older text stops)
         for name in c.def_info:
             self.x.compile_def(name)
         self.rules.compile_patterns()
         self.rules.var_initializers()
+        checkpoint()
         self.actions.headers()
         reactions, no_reaction, reaction_check, reaction_legal = self.actions.reactions()
         self.actions.done()
@@ -64,6 +67,7 @@ class Compiler:
         self.rules.finish(flows["declared"])
         self.actions.never_offered()
         self.endless_loops()
+        checkpoint()
         secrets = ((), set(), {})
         if not c.diags:  # what the file shows each player, once it reads without another error
             secrets = Secrecy(c).run()  # (its errors are kept in Program.leaks: a log replays despite them)

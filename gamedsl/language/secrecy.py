@@ -31,6 +31,7 @@ import attrs
 from ..errors import Diagnostic
 from . import model as m
 from .audience import ANY, CARD, EVERYONE, INDEX, ME, NOBODY, OWNER, Audience, Seat, only
+from .progress import checkpoint
 from .labels import PUBLIC, Ctx, Reading, Val, _conjuncts, identity, meet, size
 
 PASSES = 8  # inference rounds at most (each only narrows what hidden variables may tell)
@@ -113,6 +114,7 @@ class Secrecy(Reading):
         for v in self.vars:
             self.var_decl(v)
         for a in self.actions:
+            checkpoint()  # (a language server's check of an older text stops here)
             self.action(a)
         for t in self.triggers:
             self.trigger(t)

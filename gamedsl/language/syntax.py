@@ -15,6 +15,7 @@ from lark.parsers import lalr_analysis
 
 from ..errors import Diagnostic, SourceError, Span
 from .grammar_file import grammar_text
+from .progress import checkpoint
 
 # How a user would name each kind of token, instead of Lark's terminal names.
 _WORDS = {
@@ -192,6 +193,7 @@ def _in_pieces(text: str, filename: str) -> lark.Tree | None:
     known = cache.trees(filename)
     made, children = {}, []
     for first, piece in pieces:
+        checkpoint()  # (a language server's check of an older text stops here)
         flat = known.get((first, piece))
         if flat is None:
             try:
@@ -228,7 +230,7 @@ def _flat(x):
         return None
     m = x.meta
     where = None if m.empty else (m.line, m.column, m.end_line, m.end_column, m.start_pos, m.end_pos)
-    return [x.data, where, [_flat(c) for c in x.children]]
+    return [str(x.data), where, [_flat(c) for c in x.children]]  # (lark names a rule by a Token: a str to marshal)
 
 
 def _built(flat):

@@ -16,6 +16,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from ..errors import Span
+from ..language.progress import Cancelled, cancellable
 from ..version import __version__
 from . import analysis as a
 
@@ -39,6 +40,7 @@ class GameServer(LanguageServer):
         super().__init__("gamedsl", __version__)
         self.docs: dict[str, Document] = {}
         self.check = a.Checker()
+        self.lock = asyncio.Lock()  # one check at a time (refresh_newest)
 
     # ---- files and positions
 
@@ -89,26 +91,46 @@ class GameServer(LanguageServer):
 
     # ---- checking
 
-    def refresh(self, uri: str) -> None:
-        """Check the document's current text and publish its diagnostics."""
-        doc = self.workspace.get_text_document(uri)
-        state = self.docs.setdefault(uri, Document())
-        start = time.perf_counter()
-        filename = self.filename(uri)
-        try:
-            diagnostics, model = self.check(doc.source, filename, (state.text, state.diagnostics, state.model))
-        except Exception as exc:  # a bug in gamedsl: the server keeps answering
-            log.exception("checking %s failed", uri)
-            diagnostics, model = [a.Diagnostic(f"internal error in gamedsl: {type(exc).__name__}: {exc}",
-                                               Span())], None
-        state.text, state.version, state.diagnostics, state.model = doc.source, doc.version, diagnostics, model
-        state.millis = (time.perf_counter() - start) * 1000
+    async def refresh_newest(self, uri: str, version) -> None:
+        """Check the document's text of `version` on a thread, one check at a time: a check whose
+        version is no longer the newest is not begun, and one under way stops at its next
+        checkpoint (language/progress.py). Only the newest text's diagnostics are published, then
+        its names indexed for the requests that follow."""
+        stale = lambda: self.workspace.get_text_document(uri).version != version  # noqa: E731
+        async with self.lock:
+            if stale():
+                return
+            text = self.workspace.get_text_document(uri).source
+            state = self.docs.setdefault(uri, Document())
+
+            def run():
+                with cancellable(stale):
+                    return self.checking(uri, text, state)
+            try:
+                diagnostics, model, millis = await asyncio.to_thread(run)
+            except Cancelled:
+                return
+            if stale():
+                return
+        state.text, state.version, state.diagnostics, state.model = text, version, diagnostics, model
+        state.millis = millis
         self.publish(uri, state)  # first: the index below is for the requests that follow
         if model is not None:
             try:
                 state.index = a.Index.of(model)
             except Exception:
                 log.exception("indexing %s failed", uri)
+
+    def checking(self, uri: str, text: str, state: Document) -> tuple:
+        """(diagnostics, model, milliseconds) of a text of the document."""
+        start = time.perf_counter()
+        try:
+            diagnostics, model = self.check(text, self.filename(uri), (state.text, state.diagnostics, state.model))
+        except Exception as exc:  # a bug in gamedsl: the server keeps answering
+            log.exception("checking %s failed", uri)
+            diagnostics, model = [a.Diagnostic(f"internal error in gamedsl: {type(exc).__name__}: {exc}",
+                                               Span())], None
+        return diagnostics, model, (time.perf_counter() - start) * 1000
 
     def publish(self, uri: str, state: Document) -> None:
         lines = state.text.split("\n")
@@ -174,23 +196,23 @@ server = GameServer()
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
-def did_open(ls: GameServer, params: t.DidOpenTextDocumentParams):
-    ls.refresh(params.text_document.uri)
+async def did_open(ls: GameServer, params: t.DidOpenTextDocumentParams):
+    await ls.refresh_newest(params.text_document.uri, params.text_document.version)
+
+
+PAUSE = 0.02  # a change waits this long for the next one before it is checked (typing: the newest only)
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
 async def did_change(ls: GameServer, params: t.DidChangeTextDocumentParams):
-    await asyncio.sleep(0)  # the changes already received are applied first: only the newest is checked
-    doc = ls.workspace.get_text_document(params.text_document.uri)
-    if doc.version is not None and params.text_document.version is not None \
-            and doc.version != params.text_document.version:
-        return
-    ls.refresh(params.text_document.uri)
+    await asyncio.sleep(PAUSE)
+    await ls.refresh_newest(params.text_document.uri, params.text_document.version)
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
-def did_save(ls: GameServer, params: t.DidSaveTextDocumentParams):
-    ls.refresh(params.text_document.uri)  # a base file may have changed on disk
+async def did_save(ls: GameServer, params: t.DidSaveTextDocumentParams):
+    uri = params.text_document.uri  # (checked again: a base file may have changed on disk)
+    await ls.refresh_newest(uri, ls.workspace.get_text_document(uri).version)
 
 
 @server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
