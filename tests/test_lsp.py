@@ -484,7 +484,7 @@ async def test_a_did_you_mean_error_has_a_quick_fix_that_fixes_it(client, tmp_pa
         text_document=t.TextDocumentIdentifier(uri=path.as_uri()), range=diagnostic.range,
         context=t.CodeActionContext(diagnostics=[diagnostic])))
     (fix,) = actions
-    assert fix.title == "Change to 'hand'" and fix.kind == t.CodeActionKind.QuickFix
+    assert fix.title == "Change 'hnad' to 'hand'" and fix.kind == t.CodeActionKind.QuickFix
     fixed = _apply(typo, fix.edit.changes[path.as_uri()])
     assert fixed == SMALL
     assert await _change(client, path, fixed, 2) == []
@@ -492,6 +492,32 @@ async def test_a_did_you_mean_error_has_a_quick_fix_that_fixes_it(client, tmp_pa
         text_document=t.TextDocumentIdentifier(uri=path.as_uri()), range=diagnostic.range,
         context=t.CodeActionContext(diagnostics=[])))
     assert not none
+    _close(client, path)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_quick_fix_changes_the_misspelt_name_only_and_never_a_number(client, tmp_path):
+    """The error of a misspelt function covers its call: the fix wrote the name over the whole call
+    (`fitz(c)` became `fits`). And a number is never "fixed" into another (`1` into `10`, the ace
+    into a ten: a file that checks and plays other rules)."""
+    path = tmp_path / "call.game"
+    call = SMALL.replace("let n = count(me.hand)", "let n = twise(c.rank)")
+    (diagnostic,) = await _open(client, path, call)
+    assert "did you mean 'twice'" in diagnostic.message
+    (fix,) = await client.text_document_code_action_async(t.CodeActionParams(
+        text_document=t.TextDocumentIdentifier(uri=path.as_uri()), range=diagnostic.range,
+        context=t.CodeActionContext(diagnostics=[diagnostic])))
+    assert _apply(call, fix.edit.changes[path.as_uri()]) == SMALL.replace("let n = count(me.hand)",
+                                                                          "let n = twice(c.rank)")
+    _close(client, path)
+    path = tmp_path / "ten.game"
+    ten = SMALL.replace("attribute rank: A, 2, 3", "attribute rank: A, 2, 3, 10").replace(
+        "let n = count(me.hand)", "let n = count(q in me.hand if q.rank != 1)")
+    (diagnostic,) = await _open(client, path, ten)
+    assert "unknown rank '1'" in diagnostic.message
+    assert not await client.text_document_code_action_async(t.CodeActionParams(
+        text_document=t.TextDocumentIdentifier(uri=path.as_uri()), range=diagnostic.range,
+        context=t.CodeActionContext(diagnostics=[diagnostic])))
     _close(client, path)
 
 

@@ -401,21 +401,44 @@ def completion(ls: GameServer, params: t.CompletionParams):
 
 
 _DID_YOU_MEAN = re.compile(r"hint: did you mean '([^']+)'")
+_QUOTED = re.compile(r"'([^'\n]+)'")
 
 
 @server.feature(t.TEXT_DOCUMENT_CODE_ACTION, t.CodeActionOptions(code_action_kinds=[t.CodeActionKind.QuickFix]))
 def code_action(ls: GameServer, params: t.CodeActionParams):
-    """A quick fix for each error of the range that says "did you mean 'X'?": write X in its place."""
+    """A quick fix for each error of the range that says "did you mean 'X'?": X written in place of
+    the misspelt name the message quotes, and nothing else of the range (a call keeps its
+    arguments). None for a number (`1` for `10`, the ace: a fix that checks and changes the rules)."""
     uri = params.text_document.uri
+    lines = ls.workspace.get_text_document(uri).source.split("\n")
     actions = []
     for diagnostic in params.context.diagnostics:
         found = _DID_YOU_MEAN.search(diagnostic.message)
-        if found is None or diagnostic.source != "gamedsl":
+        wrong = _QUOTED.search(diagnostic.message)
+        if found is None or wrong is None or diagnostic.source != "gamedsl" or \
+                any(w.replace(".", "").isdigit() for w in (found[1], wrong[1])):
             continue
-        edit = t.WorkspaceEdit(changes={uri: [t.TextEdit(range=diagnostic.range, new_text=found[1])]})
-        actions.append(t.CodeAction(title=f"Change to '{found[1]}'", kind=t.CodeActionKind.QuickFix,
+        where = _word_in(lines, diagnostic.range, wrong[1])
+        if where is None:
+            continue
+        edit = t.WorkspaceEdit(changes={uri: [t.TextEdit(range=where, new_text=found[1])]})
+        actions.append(t.CodeAction(title=f"Change '{wrong[1]}' to '{found[1]}'", kind=t.CodeActionKind.QuickFix,
                                     diagnostics=[diagnostic], edit=edit, is_preferred=True))
     return actions
+
+
+def _word_in(lines: list[str], rng: t.Range, word: str) -> t.Range | None:
+    """Where `word` is written, as a whole word, in a range of one line; None if it is not."""
+    if rng.start.line != rng.end.line:
+        return None
+    number, start = a.from_lsp(lines, rng.start.line, rng.start.character)
+    _, end = a.from_lsp(lines, rng.end.line, rng.end.character)
+    text = lines[number - 1] if number <= len(lines) else ""
+    found = re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text[start - 1:end - 1])
+    if found is None:
+        return None
+    first = start + found.start()
+    return t.Range(t.Position(*a.to_lsp(lines, number, first)), t.Position(*a.to_lsp(lines, number, first + len(word))))
 
 
 @server.feature(t.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
