@@ -69,3 +69,28 @@ def test_a_model_node_shows_itself_as_attrs_would():
     call = m.Call(func="len", args=(name,))
     as_attrs = attrs.frozen(kw_only=True)(type("Call", (m.Call,), {}))  # the same fields, attrs' own repr
     assert repr(as_attrs(func="len", args=(name,))) == repr(call)
+
+
+SLIPS = 'game "X"\nplayers 2\nattribute rank: 1, 2\ncards rank\nzone deck: hidden\nvar n = 0\nround {\n  STATEMENT\n}\n'
+
+
+@pytest.mark.parametrize("statement, first_line, hint", [
+    # a misspelt statement word was read as a name assigned to ("is a word too many just before?")
+    ("whle n < 3 { n += 1 }", "t.game:8:3: error: 'whle' is not a statement: did you mean 'while'?", None),
+    ("foreach c in deck { n += 1 }", "t.game:8:3: error: 'foreach' is not a statement: did you mean 'for each'?",
+     None),
+    ("if n > 1 { n = 0 } elsif n > 0 { n = 1 }",
+     "t.game:8:22: error: 'elsif' is not a statement: did you mean 'elif'?", None),
+    ("n = 1 shufle deck", "t.game:8:9: error: 'shufle' is not a statement: did you mean 'shuffle'?", None),
+    ("elif n > 0 { n = 1 }", "t.game:8:3: error: 'elif' without an 'if' block just before it",
+     "hint: 'elif' must follow the closing '}' of an 'if' block"),
+    ('if n = 1 { say "one" }', "t.game:8:8: error: expected an expression, or one of '%', ')', '*', '**', '+', ',', "
+     "'.', '..', ..., found '='", "hint: '=' gives a value; to compare two, write '=='"),
+    ('say "one', "t.game:8:7: error: this string is not closed: a '\"' is missing at its end",
+     "hint: a string ends on the line it begins"),
+])
+def test_slips_of_syntax_are_named_for_what_they_are(statement, first_line, hint):
+    out = errors(SLIPS.replace("STATEMENT", statement))
+    assert out.splitlines()[0] == first_line, out
+    assert ("hint:" not in out) if hint is None else (hint in out)
+    assert out.count("error:") == 1

@@ -1,6 +1,7 @@
 """Builds the Lark parser once and turns raw parse errors into gamedsl diagnostics."""
 from __future__ import annotations
 
+import difflib
 import functools
 import hashlib
 import importlib
@@ -123,6 +124,9 @@ def _diagnostic(err: UnexpectedInput) -> Diagnostic:
     if isinstance(err, UnexpectedCharacters):
         ch = err.char if hasattr(err, "char") else "?"
         span = Span(err.line, err.column, err.line, err.column + 1)
+        if ch == '"':  # the only place a lone '"' is met: a string not closed on its line
+            return Diagnostic("this string is not closed: a '\"' is missing at its end", span,
+                              "a string ends on the line it begins")
         hint = "strings use double quotes" if ch == "'" else None
         return Diagnostic(f"unexpected character '{ch}'", span, hint)
     if isinstance(err, UnexpectedToken):
@@ -134,10 +138,24 @@ def _diagnostic(err: UnexpectedInput) -> Diagnostic:
         expected = describe_expected(err.expected)
         got = describe_token(tok)
         hint = None
+        before = (getattr(err, "token_history", None) or [None])[-1]
         if tok.type == "NAME" and tok.value in _KEYWORD_HINTS:
             hint = _KEYWORD_HINTS[tok.value]
+        elif {"SET", "ADD_SET"} <= set(err.expected) and before is not None and before.type == "NAME" \
+                and _statement_word(before.value):
+            # `whle x > 0 {`: a statement's word misspelt, read as a name being assigned to
+            word = before.value
+            return Diagnostic(f"'{word}' is not a statement: did you mean '{_statement_word(word)}'?",
+                              Span(before.line, before.column, before.line, before.column + len(word)))
+        elif {"SET", "ADD_SET"} <= set(err.expected) and before is not None and before.value in _KEYWORD_HINTS:
+            word = before.value  # `elif` with no `if` block just before it
+            return Diagnostic(f"'{word}' without an 'if' block just before it",
+                              Span(before.line, before.column, before.line, before.column + len(word)),
+                              _KEYWORD_HINTS[word])
         elif {"SET", "ADD_SET"} <= set(err.expected):
             hint = "a statement that starts with a name assigns to it, as in 'x = 1': is a word too many just before?"
+        elif tok.value == "=" and "COMPARE" in err.expected:
+            hint = "'=' gives a value; to compare two, write '=='"
         if tok.type == "$END" and "RBRACE" in err.expected:
             return Diagnostic("the file ends inside a block: a '}' is missing", span)
         return Diagnostic(f"expected {expected}, found {got}", span, hint)
@@ -150,6 +168,19 @@ _KEYWORD_HINTS = {
     "else": "'else' must follow the closing '}' of an 'if' block",
     "elif": "'elif' must follow the closing '}' of an 'if' block",
 }
+# the words that begin a statement, and how other languages spell some of them
+_STATEMENT_WORDS = ("if", "elif", "else", "while", "repeat", "for each", "let", "move", "deal", "shuffle", "gather",
+                    "choose", "turn", "say", "reveal", "win", "lose", "end", "eliminate", "places", "grade")
+_SPELT_ELSEWHERE = {"elsif": "elif", "elseif": "elif", "foreach": "for each", "for_each": "for each",
+                    "forEach": "for each", "def": None, "return": None}
+
+
+def _statement_word(name: str) -> str | None:
+    """The statement word a name that starts a statement was likely meant to be (`whle`: 'while')."""
+    if name in _SPELT_ELSEWHERE:
+        return _SPELT_ELSEWHERE[name]
+    close = difflib.get_close_matches(name, _STATEMENT_WORDS, n=1, cutoff=0.75)
+    return close[0] if close and close[0] != name else None
 
 
 def declarations(text: str) -> list[tuple[int, str]] | None:
