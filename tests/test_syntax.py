@@ -94,3 +94,11 @@ def test_slips_of_syntax_are_named_for_what_they_are(statement, first_line, hint
     assert out.splitlines()[0] == first_line, out
     assert ("hint:" not in out) if hint is None else (hint in out)
     assert out.count("error:") == 1
+
+
+def test_a_card_of_a_number_no_attribute_has_says_which_values_there_are():
+    # it said "'card' takes card values, like 9 or spades; this is a number": 9 is a number too
+    out = errors(SLIPS.replace("var n = 0", "var n = 0\nattribute suit: clubs, hearts").replace(
+        "cards rank", "cards rank * suit").replace("STATEMENT", "move card(3, hearts) to deck"))
+    assert out.splitlines()[0] == "t.game:9:13: error: no card attribute has the value 3", out
+    assert "hint: the values are rank: 1, 2; suit: clubs, hearts" in out

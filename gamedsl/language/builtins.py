@@ -284,6 +284,10 @@ class Builtins:
                 attrs.append(found[0])
                 codes.append(str(found[1]))
                 continue
+            if isinstance(arg, m.Number):  # a number no attribute has as a value: say which values there are
+                listed = "; ".join(f"{name}: {', '.join(values)}" for name, values, _ in self.c.attr_list)
+                self.c.error(f"no card attribute has the value {arg.value}", arg.span, f"the values are {listed}")
+                return _NOPE
             code, typ = self.expr(arg, scope)
             if not T.is_value(typ):
                 self.c.error(f"'card' takes card values, like 9 or spades; this is {T.describe(typ)}", arg.span)
