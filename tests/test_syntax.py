@@ -55,7 +55,7 @@ def test_positions_on_nodes():
 def test_a_missing_closing_brace_is_named():
     out = errors('game "X"\nplayers 2\nround {\n  say "a"\n\naction a { say "b" }\n')
     assert out.splitlines()[0] == (
-        "t.game:4:10: error: a block is not closed: a '}' is missing before 'action' on line 6")
+        "t.game:4:10: error: the block of 'round' (line 3) is not closed: a '}' is missing before 'action' on line 6")
 
 
 def test_a_model_node_shows_itself_as_attrs_would():
@@ -102,3 +102,13 @@ def test_a_card_of_a_number_no_attribute_has_says_which_values_there_are():
         "cards rank", "cards rank * suit").replace("STATEMENT", "move card(3, hearts) to deck"))
     assert out.splitlines()[0] == "t.game:9:13: error: no card attribute has the value 3", out
     assert "hint: the values are rank: 1, 2; suit: clubs, hearts" in out
+
+
+def test_a_missing_closing_brace_is_shown_where_its_block_ends_naming_the_block():
+    # it was shown at the end of the next declaration's comment, lines below the block it fails to close
+    src = ('game "X"\nplayers 2\nvar n = 0\ndef grow() {\n  if n > 1 {\n    n = 0\n  }\n  n += 1\n\n'
+           '# the next rule: its comment\n# on two lines\nround { grow() }\n')
+    out = errors(src)
+    assert out.splitlines()[0] == ("t.game:8:9: error: the block of 'def grow()' (line 4) is not closed: a '}' is "
+                                   "missing before 'round' on line 12"), out
+    assert out.count("error:") == 1

@@ -7,6 +7,7 @@ import hashlib
 import importlib
 import io
 import pickle
+import re
 import sys
 import types
 
@@ -307,14 +308,39 @@ def _at_previous_line(d: Diagnostic, err, lines: list[str]) -> Diagnostic:
     if not _is_decl_start(lines[d.span.line - 1]):
         return d
     prev = d.span.line - 1
-    while prev > 1 and not lines[prev - 1].strip():
-        prev -= 1
+    while prev > 1 and (not lines[prev - 1].strip() or lines[prev - 1].lstrip().startswith("#")):
+        prev -= 1  # (blank lines and the comments of the next declaration are not where it went wrong)
     col = len(lines[prev - 1].rstrip()) + 1
     message = d.message.replace(", found ", " before ")
     if "RBRACE" in err.expected:
         first_word = lines[d.span.line - 1].split()[0]
         message = f"a block is not closed: a '}}' is missing before '{first_word}' on line {d.span.line}"
+        opener = _unclosed(lines, prev)
+        if opener is not None:
+            message = (f"the block of '{opener[1]}' (line {opener[0]}) is not closed: a '}}' is missing before "
+                       f"'{first_word}' on line {d.span.line}")
     return Diagnostic(message, Span(prev, col, prev, col + 1), d.hint)
+
+
+def _unclosed(lines: list[str], last: int) -> tuple[int, str] | None:
+    """The line and first words of the last block opened and not closed in the declaration that
+    reaches line `last` (its `{` outside strings and comments), or None."""
+    first = last
+    while first > 1 and not _is_decl_start(lines[first - 1]):
+        first -= 1
+    open_at: list[int] = []
+    for k in range(first, last + 1):
+        code = re.sub(r'"[^"\n]*"', '""', lines[k - 1]).split("#", 1)[0]
+        for ch in code:
+            if ch == "{":
+                open_at.append(k)
+            elif ch == "}" and open_at:
+                open_at.pop()
+    if not open_at:
+        return None
+    k = open_at[-1]
+    words = lines[k - 1].split("{", 1)[0].split()
+    return k, " ".join(words[:2]) if words else "{"
 
 
 def _at_end(d: Diagnostic, lines: list[str]) -> Diagnostic:
@@ -346,10 +372,12 @@ def _unclosed_blocks(lines: list[str]) -> list[Diagnostic]:
             len(words) > 1 and words[1] in ("=", "+=", "-=", "*=", "."))  # an assignment: value = 3
         if depth > 0 and starts_declaration and not line[0].isspace():
             prev = i
-            while prev > 0 and not lines[prev - 1].strip():
-                prev -= 1
+            while prev > 0 and (not lines[prev - 1].strip() or lines[prev - 1].lstrip().startswith("#")):
+                prev -= 1  # (blank lines and the comments of the next declaration are not where it went wrong)
             col = len(lines[prev - 1].rstrip()) + 1
-            out.append(Diagnostic(f"a block is not closed: a '}}' is missing before '{words[0]}' on line {i + 1}",
+            opener = _unclosed(lines, prev)
+            block = f"the block of '{opener[1]}' (line {opener[0]}) is not closed" if opener else "a block is not closed"
+            out.append(Diagnostic(f"{block}: a '}}' is missing before '{words[0]}' on line {i + 1}",
                                   Span(prev, col, prev, col + 1)))
             for k in range(start, i):
                 lines[k] = ""
