@@ -112,3 +112,22 @@ def test_a_missing_closing_brace_is_shown_where_its_block_ends_naming_the_block(
     assert out.splitlines()[0] == ("t.game:8:9: error: the block of 'def grow()' (line 4) is not closed: a '}' is "
                                    "missing before 'round' on line 12"), out
     assert out.count("error:") == 1
+
+
+@pytest.mark.parametrize("typed", ["def", "def f", "def f(x) =", "action pl", "zone extra:", "var",
+                                   "on turn start if", "attribute", "round {", "if x > 1 {"])
+def test_a_half_typed_declaration_gives_one_error_on_its_own_line(typed):
+    # typed above a declaration that has comments: a bare `def` gave 20 errors, none on its line (each
+    # declaration after it read its first word as the unfinished one's next); others were placed on
+    # the next declaration's comment
+    from pathlib import Path
+    law = (Path(__file__).resolve().parent.parent / "games" / "law.game").read_text(encoding="utf-8")
+    lines = law.split("\n")
+    at = next(k for k in range(200, len(lines)) if lines[k].startswith("def ") and lines[k - 1].startswith("#"))
+    while lines[at - 1].startswith("#"):
+        at -= 1
+    lines[at:at] = [typed, ""]
+    with pytest.raises(gamedsl.SourceError) as info:
+        gamedsl.load_source("\n".join(lines), "law.game")
+    (d,) = info.value.diagnostics
+    assert d.span.line == at + 1, (typed, d)

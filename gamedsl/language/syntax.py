@@ -140,6 +140,8 @@ def _diagnostic(err: UnexpectedInput) -> Diagnostic:
         got = describe_token(tok)
         hint = None
         before = (getattr(err, "token_history", None) or [None])[-1]
+        if not getattr(before, "line", None) or not getattr(before, "column", None):
+            before = None  # (a token with no place: nothing to point at)
         if tok.type == "NAME" and tok.value in _KEYWORD_HINTS:
             hint = _KEYWORD_HINTS[tok.value]
         elif {"SET", "ADD_SET"} <= set(err.expected) and before is not None and before.type == "NAME" \
@@ -322,6 +324,63 @@ def _at_previous_line(d: Diagnostic, err, lines: list[str]) -> Diagnostic:
     return Diagnostic(message, Span(prev, col, prev, col + 1), d.hint)
 
 
+def _piece_errors(pieces: list, lines: list[str]) -> list[Diagnostic]:
+    """The first syntax error of each declaration that does not parse alone, at its place; a
+    declaration that ends too soon (a half-typed one) is reported after its last word."""
+    found = []
+    for k, (first, piece) in enumerate(pieces):
+        try:
+            parser().parse("\n" * (first - 1) + piece, start="start")
+        except UnexpectedInput as err:
+            d = _diagnostic(err)
+            tok = getattr(err, "token", None)
+            if isinstance(err, UnexpectedEOF) or (tok is not None and tok.type == "$END"):
+                last = first + piece.count("\n")
+                while last > first and (not lines[last - 1].strip() or lines[last - 1].lstrip().startswith("#")):
+                    last -= 1
+                code = lines[last - 1].split("#", 1)[0].rstrip()
+                expected = describe_expected(getattr(err, "expected", ()) or ())
+                after = next((line.split()[0] for line in pieces[k + 1][1].split("\n")
+                              if line.strip() and not line.lstrip().startswith("#")), None) if k + 1 < len(pieces) \
+                    else None
+                d = Diagnostic(f"expected {expected} before '{after}'" if after else
+                               f"expected {expected}, found the end of the file",
+                               Span(last, len(code) + 1, last, len(code) + 2), d.hint)
+            found.append(d)
+            if len(found) >= _MAX_ERRORS:
+                break
+    return found
+
+
+def _in_unfinished(err, lines: list[str]) -> Diagnostic | None:
+    """An error met in a declaration that began after the word before it (a half-typed `def` on a
+    line of its own, the next rule's first words read as its name): the unfinished declaration is
+    the mistake, reported at its last word (else each declaration after it would be, in turn)."""
+    tok, history = getattr(err, "token", None), getattr(err, "token_history", None) or []
+    if tok is None or tok.type == "$END" or not history or not getattr(tok, "line", None):
+        return None
+    before = history[-1]
+    if not getattr(before, "line", None) or not getattr(before, "column", None) or tok.line > len(lines):
+        return None
+    start = tok.line
+    while start > 1 and not _is_decl_start(lines[start - 1]):
+        start -= 1
+    if before.line > start or (before.line == start and (before.column != 1 or start < 2)):
+        return None
+    if before.line == start:  # the declaration's own first word was read as the unfinished one's next word
+        prev = start - 1
+        while prev > 1 and (not lines[prev - 1].strip() or lines[prev - 1].lstrip().startswith("#")):
+            prev -= 1
+        text = lines[prev - 1].split("#", 1)[0].rstrip()
+        word = text.split()[-1] if text.split() else ""
+        return Diagnostic(f"'{text.strip()}' is not finished: the next line begins another declaration",
+                          Span(prev, len(text) - len(word) + 1, prev, len(text) + 1))
+    expected = describe_expected(err.expected)
+    end = before.column + len(str(before.value))
+    return Diagnostic(f"'{before.value}' is not finished: expected {expected} after it",
+                      Span(before.line, before.column, before.line, end))
+
+
 def _unclosed(lines: list[str], last: int) -> tuple[int, str] | None:
     """The line and first words of the last block opened and not closed in the declaration that
     reaches line `last` (its `{` outside strings and comments), or None."""
@@ -423,12 +482,17 @@ def parse(text: str, filename: str = "<string>") -> lark.Tree:
     except UnexpectedInput:
         pass  # look for every error, below
     lines = text.split("\n")
+    pieces = declarations(text)
+    if pieces is not None:  # each declaration's own errors: one half-typed cannot spill into the next
+        found = _piece_errors(pieces, lines)
+        if found:
+            raise SourceError(filename, text, found)
     diagnostics = _unclosed_blocks(lines)  # only for a file that does not parse: layout is a hint, not a rule
     while len(diagnostics) < _MAX_ERRORS:
         try:
             tree = parser().parse("\n".join(lines), start="start")
         except UnexpectedInput as err:
-            d = _at_previous_line(_diagnostic(err), err, lines)
+            d = _in_unfinished(err, lines) or _at_previous_line(_diagnostic(err), err, lines)
             diagnostics.append(d)
             if not _blank_declaration(lines, d.span.line):
                 break
