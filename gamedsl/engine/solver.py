@@ -64,15 +64,7 @@ def _one_shared(vals: tuple, attr: str, size: int, withs: tuple, wild: tuple, cl
             return False
         target = next(iter(fixed))
     else:  # the chosen cards are wild (or none): the largest class of the rest
-        counts: dict = {}
-        n_wild = 0
-        for c in rest:
-            if c in wilds:
-                n_wild += 1
-            else:
-                k = klass(c)
-                if k is not None:
-                    counts[k] = counts.get(k, 0) + 1
+        counts, n_wild = _class_counts(rest, wilds, klass)
         return len(chosen) + n_wild + max(counts.values(), default=0) >= size
     if target is None:
         if fixed:
@@ -81,6 +73,20 @@ def _one_shared(vals: tuple, attr: str, size: int, withs: tuple, wild: tuple, cl
     if any(k != target for k in fixed):
         return False
     return len(chosen) + sum(1 for c in rest if c in wilds or klass(c) == target) >= size
+
+
+def _class_counts(cards, wilds, klass) -> tuple[dict, int]:
+    """The cards that are not wild counted by class (a card with no value not at all), and the wild ones."""
+    counts: dict = {}
+    n_wild = 0
+    for c in cards:
+        if c in wilds:
+            n_wild += 1
+        else:
+            k = klass(c)
+            if k is not None:
+                counts[k] = counts.get(k, 0) + 1
+    return counts, n_wild
 
 
 def _grouped(vals: tuple, groups: tuple, size: int, wilds, cls, chosen: list, rest: list) -> bool:
@@ -94,7 +100,6 @@ def _grouped(vals: tuple, groups: tuple, size: int, wilds, cls, chosen: list, re
         v = vals[c]
         return None if v < 0 else cls[v] if cls is not None else v
     have: dict = {}
-    avail: dict = {}
     n_wild = 0  # the chosen wild cards: every one must stand in a group
     for c in chosen:
         if c in wilds:
@@ -104,14 +109,7 @@ def _grouped(vals: tuple, groups: tuple, size: int, wilds, cls, chosen: list, re
         if k is None:
             return False
         have[k] = have.get(k, 0) + 1
-    more_wild = 0
-    for c in rest:
-        if c in wilds:
-            more_wild += 1
-        else:
-            k = klass(c)
-            if k is not None:
-                avail[k] = avail.get(k, 0) + 1
+    avail, more_wild = _class_counts(rest, wilds, klass)
     for k, n in have.items():
         avail[k] = avail.get(k, 0) + n
     if len(have) > len(groups):
