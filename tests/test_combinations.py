@@ -112,7 +112,8 @@ def test_a_combination_is_typed_as_it_reads_and_a_refusal_says_why(tmp_path):
     not_held = next(a for a in range(game.num_distinct_actions()) if a not in legal
                     and game.action_to_string(a).startswith("play"))
     why = state.explain(not_held)
-    assert "does not hold these cards, or they make none of its patterns" in why
+    assert why == f"'{game.action_to_string(not_held)}' is not possible: me.hand does not hold these cards, " \
+                  "or they make none of the patterns"
 
 
 @pytest.mark.parametrize("change, message", [

@@ -293,7 +293,7 @@ class Decisions:
                         found = dict(domain(self, env)).get(value)
                         if found is None:
                             return -1, (f"'{text}' is not possible: {where} does not hold these cards, "
-                                        "or they make none of its patterns")
+                                        "or they make none of the patterns")
                         env[k] = found
                         continue
                     if value not in tuple(domain(self, env)):

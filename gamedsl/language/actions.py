@@ -199,7 +199,8 @@ class Actions:
         act.size, stride, params = total, total, []
         for name, dcode, elem, size, domain in found:
             stride //= size
-            text = c.source_of(domain.span) or "the choices"
+            shown = domain.args[0] if self.combos.is_one(domain) and domain.args else domain  # (its zone)
+            text = c.source_of(shown.span) or "the choices"
             params.append((name, elem, stride, c.module.expression(f"dom_{a.name}_{name}", dcode, domain.span), text))
         act.params = tuple(params)
         for name in re.findall(r"\{(\w*)\}", act.label):
