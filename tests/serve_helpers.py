@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 import websockets
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -193,3 +195,13 @@ def wait_in_page(page, expression: str, timeout: float = 30.0):
     while not page.evaluate(expression):
         assert time.monotonic() < deadline, f"not true after {timeout} s: {expression}"
         page.wait_for_timeout(50)
+
+
+CHROMIUM = os.environ.get("GAMEDSL_CHROMIUM") or next(
+    (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")) if p),
+    None)
+# The browser tests' mark (their `browser` fixture is conftest.py's): skipped, saying how to install it,
+# only when no Chromium is found.
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None, reason="no Chromium found for the browser tests: install it (apt-get install chromium, "
+                             "or set GAMEDSL_CHROMIUM to a Chromium or Chrome executable)")

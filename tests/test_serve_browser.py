@@ -5,32 +5,16 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import time
 
 import pytest
 
-from serve_helpers import GAMES, Served, create_table, log_lines, log_of, wait_in_page
+from serve_helpers import GAMES, Served, create_table, log_lines, log_of, needs_chromium, wait_in_page
 
 MOVED_ON = "the game has moved on since that move was chosen: it was not played"
 REFERENCE = GAMES.parent / "tests" / "reference" / "phone-lol-table.png"
 
-CHROMIUM = os.environ.get("GAMEDSL_CHROMIUM") or next(
-    (p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")) if p),
-    None)
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no Chromium found for the browser tests: install it (apt-get install chromium, "
-                             "or set GAMEDSL_CHROMIUM to a Chromium or Chrome executable)")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
+pytestmark = needs_chromium
 
 
 def _lobby(browser, url: str, players: int, seats: list[str], options: dict, seed: int) -> tuple[list[str], str]:

@@ -1,13 +1,15 @@
 """What friends saw at the web table (issue 43), each in a real browser: the status a reactor reads,
 a question that stays while its bar runs, Hold'em's lines, Sushi Go's round lines against its scores.
-Skipped, with how to install it, only when no Chromium is found (test_serve_browser.py)."""
+Skipped, with how to install it, only when no Chromium is found."""
 from __future__ import annotations
 
 import re
 
-from serve_helpers import GAMES, Served, create_table, wait_in_page
-from test_serve_browser import _lobby, _play, _seat_pages, browser, pytestmark  # noqa: F401 (the fixture, the skip)
+from serve_helpers import GAMES, Served, create_table, needs_chromium, wait_in_page
+from test_serve_browser import _lobby, _play, _seat_pages
 from test_serve_window import SELF, TELL
+
+pytestmark = needs_chromium
 
 # Kept in the page: what it showed each time its moves were drawn (status, enabled buttons' texts, a
 # window's text, the time). Installed by page.evaluate: the page's CSP forbids eval, not this.
