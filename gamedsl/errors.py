@@ -131,7 +131,23 @@ def format_diagnostic(filename: str, text: str, d: Diagnostic, sources=None) -> 
     return out
 
 
+# names other languages give to what this one calls otherwise
+_SAID_ELSEWHERE = {"none": "nobody", "noone": "nobody", "null": "nobody", "nil": "nobody", "self": "me",
+                   "this": "me", "len": "count", "length": "count", "size": "count"}
+
+
+def closest(name: str, candidates) -> str | None:
+    """The known name a misspelt one was most likely meant to be: the same letters in another case
+    (`True`: 'true'), else the nearest by difflib's ratio, if near enough; None otherwise."""
+    others = sorted(set(candidates) - {name})
+    if _SAID_ELSEWHERE.get(name.lower()) in others:
+        return _SAID_ELSEWHERE[name.lower()]
+    same = [c for c in others if c.lower() == name.lower()]
+    close = same or difflib.get_close_matches(name, others, n=1, cutoff=0.65)
+    return close[0] if close else None
+
+
 def did_you_mean(name: str, candidates) -> str | None:
     """A 'did you mean' hint for a misspelt name, or None."""
-    close = difflib.get_close_matches(name, sorted(set(candidates) - {name}), n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else None
+    close = closest(name, candidates)
+    return f"did you mean '{close}'?" if close else None

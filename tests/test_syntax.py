@@ -84,8 +84,8 @@ SLIPS = 'game "X"\nplayers 2\nattribute rank: 1, 2\ncards rank\nzone deck: hidde
     ("n = 1 shufle deck", "t.game:8:9: error: 'shufle' is not a statement: did you mean 'shuffle'?", None),
     ("elif n > 0 { n = 1 }", "t.game:8:3: error: 'elif' without an 'if' block just before it",
      "hint: 'elif' must follow the closing '}' of an 'if' block"),
-    ('if n = 1 { say "one" }', "t.game:8:8: error: expected an expression, or one of '%', ')', '*', '**', '+', ',', "
-     "'.', '..', ..., found '='", "hint: '=' gives a value; to compare two, write '=='"),
+    ('if n = 1 { say "one" }', "t.game:8:8: error: '=' in a condition: did you mean '=='?",
+     "hint: '=' sets a value; '==' compares two"),
     ('say "one', "t.game:8:7: error: this string is not closed: a '\"' is missing at its end",
      "hint: a string ends on the line it begins"),
 ])

@@ -2,9 +2,8 @@
 and the names the file declares, with their tables (filled in by the declaration passes)."""
 from __future__ import annotations
 
-import difflib
 
-from ..errors import Diagnostic, Span, did_you_mean
+from ..errors import Diagnostic, Span, closest, did_you_mean
 from . import model as m
 from . import types as T
 from .codegen import Module
@@ -166,7 +165,7 @@ class Context:
                 if removed else did_you_mean(name, candidates))
         self.error(f"unknown {what} '{name}'", span, hint)
         self.unknowns.append(self.diags[-1])
-        self.meant.update(difflib.get_close_matches(name, sorted(set(candidates) - {name}), n=1, cutoff=0.6))
+        self.meant.update(filter(None, [closest(name, candidates)]))
 
     def one_message_each(self) -> list[Diagnostic]:
         """The diagnostics without the follow-ons of an unknown name: an error whose place holds (or

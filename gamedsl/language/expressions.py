@@ -155,7 +155,7 @@ class ExpressionCompiler(Calls, Builtins, PatternCalls, Families):
                     "a card attribute": f"a card's attribute is read from a card: c.{name}"}.get(what)
             self.c.error(f"'{name}' is {what}, not a value by itself", e.span, hint)
             return _NOPE
-        candidates = list(self.c.known) + list(_BARE) + list(self.c.values) + self.visible_names(scope)
+        candidates = [*self.c.known, *_BARE, *self.c.values, *self.visible_names(scope), "true", "false"]
         self.c.unknown("name", name, e.span, candidates)
         return _NOPE
 

@@ -1,13 +1,11 @@
 """Builds the Lark parser once and turns raw parse errors into gamedsl diagnostics."""
 from __future__ import annotations
 
-import difflib
 import functools
 import hashlib
 import importlib
 import io
 import pickle
-import re
 import sys
 import types
 
@@ -18,6 +16,7 @@ from lark.parsers import lalr_analysis
 from ..errors import Diagnostic, SourceError, Span
 from .grammar_file import grammar_text
 from .progress import checkpoint
+from .slips import KEYWORD_HINTS, character_slip, is_declaration_start, token_slip, unclosed
 
 # How a user would name each kind of token, instead of Lark's terminal names.
 _WORDS = {
@@ -31,6 +30,13 @@ _MAX_ERRORS = 20
 
 
 _OPTIONS = {"parser": "lalr", "start": ["start", "expr"], "propagate_positions": True, "maybe_placeholders": True}
+
+
+@functools.cache
+def _keywords() -> tuple[str, ...]:
+    """The words of the language (the grammar's terminals that are words)."""
+    return tuple(sorted(t.pattern.value for t in parser().terminals if isinstance(t.pattern, lark.lexer.PatternStr)
+                        and t.pattern.value.isalpha()))
 
 
 @functools.cache
@@ -121,13 +127,16 @@ def describe_expected(expected) -> str:
     return ", or ".join(described + [listed]) if described else listed
 
 
-def _diagnostic(err: UnexpectedInput) -> Diagnostic:
+def _diagnostic(err: UnexpectedInput, lines: list[str] = ()) -> Diagnostic:
     if isinstance(err, UnexpectedCharacters):
         ch = err.char if hasattr(err, "char") else "?"
         span = Span(err.line, err.column, err.line, err.column + 1)
         if ch == '"':  # the only place a lone '"' is met: a string not closed on its line
             return Diagnostic("this string is not closed: a '\"' is missing at its end", span,
                               "a string ends on the line it begins")
+        slip = character_slip(ch, list(lines), err.line, err.column)
+        if slip is not None:
+            return slip
         hint = "strings use double quotes" if ch == "'" else None
         return Diagnostic(f"unexpected character '{ch}'", span, hint)
     if isinstance(err, UnexpectedToken):
@@ -136,54 +145,22 @@ def _diagnostic(err: UnexpectedInput) -> Diagnostic:
         col = getattr(tok, "column", None) or err.column or 1
         width = len(str(tok.value)) if tok.type != "$END" else 1
         span = Span(line, col, line, col + max(1, width))
-        expected = describe_expected(err.expected)
-        got = describe_token(tok)
+        slip = token_slip(err, list(lines), _keywords())
+        if slip is not None:
+            return slip
         hint = None
-        before = (getattr(err, "token_history", None) or [None])[-1]
-        if not getattr(before, "line", None) or not getattr(before, "column", None):
-            before = None  # (a token with no place: nothing to point at)
-        if tok.type == "NAME" and tok.value in _KEYWORD_HINTS:
-            hint = _KEYWORD_HINTS[tok.value]
-        elif {"SET", "ADD_SET"} <= set(err.expected) and before is not None and before.type == "NAME" \
-                and _statement_word(before.value):
-            # `whle x > 0 {`: a statement's word misspelt, read as a name being assigned to
-            word = before.value
-            return Diagnostic(f"'{word}' is not a statement: did you mean '{_statement_word(word)}'?",
-                              Span(before.line, before.column, before.line, before.column + len(word)))
-        elif {"SET", "ADD_SET"} <= set(err.expected) and before is not None and before.value in _KEYWORD_HINTS:
-            word = before.value  # `elif` with no `if` block just before it
-            return Diagnostic(f"'{word}' without an 'if' block just before it",
-                              Span(before.line, before.column, before.line, before.column + len(word)),
-                              _KEYWORD_HINTS[word])
+        if tok.type == "NAME" and tok.value in KEYWORD_HINTS:
+            hint = KEYWORD_HINTS[tok.value]
         elif {"SET", "ADD_SET"} <= set(err.expected):
             hint = "a statement that starts with a name assigns to it, as in 'x = 1': is a word too many just before?"
-        elif tok.value == "=" and "COMPARE" in err.expected:
-            hint = "'=' gives a value; to compare two, write '=='"
+        elif "COMMA" in err.expected and tok.type in ("NAME", "INT", "STRING"):
+            hint = "is a ',' missing between two values?"
         if tok.type == "$END" and "RBRACE" in err.expected:
             return Diagnostic("the file ends inside a block: a '}' is missing", span)
-        return Diagnostic(f"expected {expected}, found {got}", span, hint)
+        return Diagnostic(f"expected {describe_expected(err.expected)}, found {describe_token(tok)}", span, hint)
     if isinstance(err, UnexpectedEOF):
         return Diagnostic(f"unexpected end of the file: expected {describe_expected(err.expected)}", Span(err.line or 1, err.column or 1))
     return Diagnostic(str(err).splitlines()[0], Span(getattr(err, "line", 1) or 1, getattr(err, "column", 1) or 1))
-
-
-_KEYWORD_HINTS = {
-    "else": "'else' must follow the closing '}' of an 'if' block",
-    "elif": "'elif' must follow the closing '}' of an 'if' block",
-}
-# the words that begin a statement, and how other languages spell some of them
-_STATEMENT_WORDS = ("if", "elif", "else", "while", "repeat", "for each", "let", "move", "deal", "shuffle", "gather",
-                    "choose", "turn", "say", "reveal", "win", "lose", "end", "eliminate", "places", "grade")
-_SPELT_ELSEWHERE = {"elsif": "elif", "elseif": "elif", "foreach": "for each", "for_each": "for each",
-                    "forEach": "for each", "def": None, "return": None}
-
-
-def _statement_word(name: str) -> str | None:
-    """The statement word a name that starts a statement was likely meant to be (`whle`: 'while')."""
-    if name in _SPELT_ELSEWHERE:
-        return _SPELT_ELSEWHERE[name]
-    close = difflib.get_close_matches(name, _STATEMENT_WORDS, n=1, cutoff=0.75)
-    return close[0] if close and close[0] != name else None
 
 
 def declarations(text: str) -> list[tuple[int, str]] | None:
@@ -282,17 +259,13 @@ def _built(flat):
     return tree
 
 
-def _is_decl_start(line: str) -> bool:
-    return bool(line) and not line[0].isspace() and line[0] not in "#}"
-
-
 def _blank_declaration(lines: list[str], line: int) -> bool:
     """Blank the top-level declaration around a line (keeping line numbers); False if nothing changed."""
     first = min(line, len(lines))
-    while first > 1 and not _is_decl_start(lines[first - 1]):
+    while first > 1 and not is_declaration_start(lines[first - 1]):
         first -= 1
     last = first + 1
-    while last <= len(lines) and not _is_decl_start(lines[last - 1]):
+    while last <= len(lines) and not is_declaration_start(lines[last - 1]):
         last += 1
     changed = any(lines[i].strip() for i in range(first - 1, last - 1))
     for i in range(first - 1, last - 1):
@@ -307,7 +280,7 @@ def _at_previous_line(d: Diagnostic, err, lines: list[str]) -> Diagnostic:
         if tok is not None and tok.type == "$END":
             return _at_end(d, lines)
         return d
-    if not _is_decl_start(lines[d.span.line - 1]):
+    if not is_declaration_start(lines[d.span.line - 1]):
         return d
     prev = d.span.line - 1
     while prev > 1 and (not lines[prev - 1].strip() or lines[prev - 1].lstrip().startswith("#")):
@@ -315,13 +288,23 @@ def _at_previous_line(d: Diagnostic, err, lines: list[str]) -> Diagnostic:
     col = len(lines[prev - 1].rstrip()) + 1
     message = d.message.replace(", found ", " before ")
     if "RBRACE" in err.expected:
-        first_word = lines[d.span.line - 1].split()[0]
-        message = f"a block is not closed: a '}}' is missing before '{first_word}' on line {d.span.line}"
-        opener = _unclosed(lines, prev)
-        if opener is not None:
-            message = (f"the block of '{opener[1]}' (line {opener[0]}) is not closed: a '}}' is missing before "
-                       f"'{first_word}' on line {d.span.line}")
+        return _missing_brace(lines, prev, lines[d.span.line - 1].split()[0], d.span.line)
     return Diagnostic(message, Span(prev, col, prev, col + 1), d.hint)
+
+
+def _missing_brace(lines: list[str], last: int, word: str, line: int) -> Diagnostic:
+    """A '}' missing in the declaration that reaches line `last`, found when `word` on `line` began
+    the next one: said at the end of the block left open, naming it."""
+    found = unclosed(lines, last)
+    if found is None:
+        col = len(lines[last - 1].rstrip()) + 1
+        return Diagnostic(f"a block is not closed: a '}}' is missing before '{word}' on line {line}",
+                          Span(last, col, last, col + 1))
+    opener, name, inside, closing = found
+    col = len(lines[inside - 1].split("#", 1)[0].rstrip()) + 1
+    where = f"the '}}' on line {closing}" if closing else f"'{word}' on line {line}"
+    return Diagnostic(f"the block of '{name}' (line {opener}) is not closed: a '}}' is missing before {where}",
+                      Span(inside, col, inside, col + 1))
 
 
 def _piece_errors(pieces: list, lines: list[str]) -> list[Diagnostic]:
@@ -332,7 +315,7 @@ def _piece_errors(pieces: list, lines: list[str]) -> list[Diagnostic]:
         try:
             parser().parse("\n" * (first - 1) + piece, start="start")
         except UnexpectedInput as err:
-            d = _diagnostic(err)
+            d = _diagnostic(err, lines)
             tok = getattr(err, "token", None)
             if isinstance(err, UnexpectedEOF) or (tok is not None and tok.type == "$END"):
                 last = first + piece.count("\n")
@@ -363,7 +346,7 @@ def _in_unfinished(err, lines: list[str]) -> Diagnostic | None:
     if not getattr(before, "line", None) or not getattr(before, "column", None) or tok.line > len(lines):
         return None
     start = tok.line
-    while start > 1 and not _is_decl_start(lines[start - 1]):
+    while start > 1 and not is_declaration_start(lines[start - 1]):
         start -= 1
     if before.line > start or (before.line == start and (before.column != 1 or start < 2)):
         return None
@@ -379,27 +362,6 @@ def _in_unfinished(err, lines: list[str]) -> Diagnostic | None:
     end = before.column + len(str(before.value))
     return Diagnostic(f"'{before.value}' is not finished: expected {expected} after it",
                       Span(before.line, before.column, before.line, end))
-
-
-def _unclosed(lines: list[str], last: int) -> tuple[int, str] | None:
-    """The line and first words of the last block opened and not closed in the declaration that
-    reaches line `last` (its `{` outside strings and comments), or None."""
-    first = last
-    while first > 1 and not _is_decl_start(lines[first - 1]):
-        first -= 1
-    open_at: list[int] = []
-    for k in range(first, last + 1):
-        code = re.sub(r'"[^"\n]*"', '""', lines[k - 1]).split("#", 1)[0]
-        for ch in code:
-            if ch == "{":
-                open_at.append(k)
-            elif ch == "}" and open_at:
-                open_at.pop()
-    if not open_at:
-        return None
-    k = open_at[-1]
-    words = lines[k - 1].split("{", 1)[0].split()
-    return k, " ".join(words[:2]) if words else "{"
 
 
 def _at_end(d: Diagnostic, lines: list[str]) -> Diagnostic:
@@ -433,11 +395,7 @@ def _unclosed_blocks(lines: list[str]) -> list[Diagnostic]:
             prev = i
             while prev > 0 and (not lines[prev - 1].strip() or lines[prev - 1].lstrip().startswith("#")):
                 prev -= 1  # (blank lines and the comments of the next declaration are not where it went wrong)
-            col = len(lines[prev - 1].rstrip()) + 1
-            opener = _unclosed(lines, prev)
-            block = f"the block of '{opener[1]}' (line {opener[0]}) is not closed" if opener else "a block is not closed"
-            out.append(Diagnostic(f"{block}: a '}}' is missing before '{words[0]}' on line {i + 1}",
-                                  Span(prev, col, prev, col + 1)))
+            out.append(_missing_brace(lines, prev, words[0], i + 1))
             for k in range(start, i):
                 lines[k] = ""
             depth = 0
@@ -453,15 +411,16 @@ def parse_expression(source: str, line: int, column: int, end: int):
     """One expression written inside a message at `line`, from `column` to `end` (the column of the
     '}' closing it): its tree, or a Diagnostic placed in the file. The text is parsed at its own
     place (after as many line breaks and spaces), so every position in the tree is the file's."""
+    text = "\n" * (line - 1) + " " * (column - 1) + source
     try:
-        return parser().parse("\n" * (line - 1) + " " * (column - 1) + source, start="expr"), None
+        return parser().parse(text, start="expr"), None
     except UnexpectedInput as err:
         tok = getattr(err, "token", None)
         if isinstance(err, UnexpectedEOF) or (tok is not None and tok.type == "$END"):
             expected = describe_expected(getattr(err, "expected", ()) or ())
             return None, Diagnostic(f"the value in braces is not complete: expected {expected} before '}}'",
                                     Span(line, end, line, end + 1))
-        d = _diagnostic(err)
+        d = _diagnostic(err, text.split("\n"))
         return None, Diagnostic(d.message, d.span, d.hint or "a message writes a value as {EXPRESSION}, "
                                 "and a brace itself as '{{' or '}}'")
 
@@ -492,7 +451,7 @@ def parse(text: str, filename: str = "<string>") -> lark.Tree:
         try:
             tree = parser().parse("\n".join(lines), start="start")
         except UnexpectedInput as err:
-            d = _in_unfinished(err, lines) or _at_previous_line(_diagnostic(err), err, lines)
+            d = _in_unfinished(err, lines) or _at_previous_line(_diagnostic(err, lines), err, lines)
             diagnostics.append(d)
             if not _blank_declaration(lines, d.span.line):
                 break

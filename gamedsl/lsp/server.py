@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import re
 import time
 
 import attrs
@@ -19,6 +18,7 @@ from ..errors import Span
 from ..language.progress import Cancelled, cancellable
 from ..version import __version__
 from . import analysis as a
+from . import fixes
 
 log = logging.getLogger(__name__)
 
@@ -400,45 +400,34 @@ def completion(ls: GameServer, params: t.CompletionParams):
     return t.CompletionList(is_incomplete=False, items=items)
 
 
-_DID_YOU_MEAN = re.compile(r"hint: did you mean '([^']+)'")
-_QUOTED = re.compile(r"'([^'\n]+)'")
-
-
 @server.feature(t.TEXT_DOCUMENT_CODE_ACTION, t.CodeActionOptions(code_action_kinds=[t.CodeActionKind.QuickFix]))
-def code_action(ls: GameServer, params: t.CodeActionParams):
-    """A quick fix for each error of the range that says "did you mean 'X'?": X written in place of
-    the misspelt name the message quotes, and nothing else of the range (a call keeps its
-    arguments). None for a number (`1` for `10`, the ace: a fix that checks and changes the rules)."""
+async def code_action(ls: GameServer, params: t.CodeActionParams):
+    """A quick fix for each error of the range that says "did you mean 'X'?", when it is safe
+    (fixes.py: the misspelt word only, never a number, only where the text then checks better).
+    Each fix is tried by a check, one at a time with the document checks, off the event loop."""
     uri = params.text_document.uri
-    lines = ls.workspace.get_text_document(uri).source.split("\n")
-    actions = []
+    text = ls.workspace.get_text_document(uri).source
+    lines = text.split("\n")
+    wanted = []
     for diagnostic in params.context.diagnostics:
-        found = _DID_YOU_MEAN.search(diagnostic.message)
-        wrong = _QUOTED.search(diagnostic.message)
-        if found is None or wrong is None or diagnostic.source != "gamedsl" or \
-                any(w.replace(".", "").isdigit() for w in (found[1], wrong[1])):
-            continue
-        where = _word_in(lines, diagnostic.range, wrong[1])
-        if where is None:
-            continue
-        edit = t.WorkspaceEdit(changes={uri: [t.TextEdit(range=where, new_text=found[1])]})
-        actions.append(t.CodeAction(title=f"Change '{wrong[1]}' to '{found[1]}'", kind=t.CodeActionKind.QuickFix,
-                                    diagnostics=[diagnostic], edit=edit, is_preferred=True))
+        rng = diagnostic.range
+        if diagnostic.source == "gamedsl" and rng.start.line == rng.end.line and "did you mean" in diagnostic.message:
+            line, start = a.from_lsp(lines, rng.start.line, rng.start.character)
+            _, end = a.from_lsp(lines, rng.end.line, rng.end.character)
+            wanted.append((diagnostic, (text, ls.filename(uri), diagnostic.message, line, start, end)))
+    if not wanted:
+        return []
+    async with ls.lock:
+        found = await asyncio.to_thread(lambda: [(d, fixes.quick_fix(*args)) for d, args in wanted])
+    actions = []
+    for diagnostic, fix in found:
+        if fix is not None:
+            where = t.Range(t.Position(*a.to_lsp(lines, fix.line, fix.column)),
+                            t.Position(*a.to_lsp(lines, fix.line, fix.end_column)))
+            edit = t.WorkspaceEdit(changes={uri: [t.TextEdit(range=where, new_text=fix.new_text)]})
+            actions.append(t.CodeAction(title=fix.title, kind=t.CodeActionKind.QuickFix, diagnostics=[diagnostic],
+                                        edit=edit, is_preferred=True))
     return actions
-
-
-def _word_in(lines: list[str], rng: t.Range, word: str) -> t.Range | None:
-    """Where `word` is written, as a whole word, in a range of one line; None if it is not."""
-    if rng.start.line != rng.end.line:
-        return None
-    number, start = a.from_lsp(lines, rng.start.line, rng.start.character)
-    _, end = a.from_lsp(lines, rng.end.line, rng.end.character)
-    text = lines[number - 1] if number <= len(lines) else ""
-    found = re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text[start - 1:end - 1])
-    if found is None:
-        return None
-    first = start + found.start()
-    return t.Range(t.Position(*a.to_lsp(lines, number, first)), t.Position(*a.to_lsp(lines, number, first + len(word))))
 
 
 @server.feature(t.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
