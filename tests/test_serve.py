@@ -75,7 +75,8 @@ def test_a_seat_is_sent_no_card_it_may_not_see(tmp_path):
     """Every frame sent to P1 during a whole LOL game (two people, one bot; jump-ins, «ЛОЛ!» calls and
     races on the way): each card named in it was in P1's own observation by then. And every frame
     sent to a spectator names only cards every seat had been shown by then."""
-    with Served(LOL, tmp_path / "data", "--window-seconds", "30") as server:
+    with Served(LOL, tmp_path / "data", "--window-seconds", "30", "--answer-seconds", "0.01", "--reaction-seconds", "0.02") \
+            as server:
         table = create_table(server.url, 3, ["human", "human", "greedy"], {"mode": "blitz"}, seed=11)
         players = [Player(server.url, table["seats"][k]["link"], random_policy(10 + k)) for k in (0, 1)]
         spectator = Player(server.url, table["spectator"], lambda f: None)
