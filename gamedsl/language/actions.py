@@ -266,7 +266,7 @@ class Actions:
     def done(self):
         """The move "done" that stops a repeated choice (`choose up to N of`, `any number of`), in a
         game that has one: offered after the moves of the choice, when there is one."""
-        if not any(isinstance(st, m.Choose) and st.repeated for st in m.walk(list(self.c.gm.decls))):
+        if not any(st.repeated for st in self.c.nodes(m.Choose)):
             return
         label = "done" if all(a.label != "done" for a in self.actions) else "stop choosing"
         act = Action(DONE, label, self.ids, 1, None, Span())

@@ -277,7 +277,8 @@ class Builder(_Statements, _Expressions):
 
     def __init__(self):
         super().__init__()
-        self.errors: list[Diagnostic] = []
+        self.errors: list[Diagnostic] = []  # (of the declaration being built)
+        self.all_errors: list[Diagnostic] = []
 
     # ---- declarations
     def start(self, meta, items):
@@ -521,6 +522,32 @@ class Builder(_Statements, _Expressions):
         return m.EndWhen(span=_s(meta), cond=c[0])
 
 
+# What each declaration of a file's last build made (its nodes are frozen, so they are shared), by the
+# key syntax.parse gives a declaration it read alone (its first line and text): after an edit to one
+# rule, only it is built again. One file's at a time for each name (a language server's document).
+_LAST: dict[str, dict] = {}
+
+
+def _declarations(builder: Builder, tree: Tree, filename: str) -> tuple:
+    last, kept, decls = _LAST.get(filename, {}), {}, []
+    for child in tree.children:
+        key = getattr(getattr(child, "meta", None), "piece", None)
+        if key in last:
+            made, errors = last[key]
+        else:
+            builder.errors = []
+            made, errors = (builder.transform(child) if isinstance(child, Tree) else child), builder.errors
+        if key is not None:
+            kept[key] = (made, errors)
+        builder.errors = []
+        decls += [made] if made is not None else []
+        builder.all_errors += errors
+    if len(_LAST) > 8:
+        _LAST.clear()
+    _LAST[filename] = kept
+    return tuple(decls)
+
+
 def build(text: str, filename: str = "<string>", files: dict | None = None, chain: tuple = ()) -> m.GameModel:
     """Parse and build the model of a .game source (no semantic checks yet); a variant's merged with
     the game it extends (variant.py), read from `files` (name -> text) if there, else from disk.
@@ -528,7 +555,7 @@ def build(text: str, filename: str = "<string>", files: dict | None = None, chai
     tree = parse(text, filename)
     builder = Builder()
     try:
-        decls = builder.transform(tree)
+        decls = _declarations(builder, tree, filename)
     except (RecursionError, VisitError) as exc:
         if isinstance(exc, VisitError) and not isinstance(exc.orig_exc, RecursionError):
             raise
@@ -536,6 +563,6 @@ def build(text: str, filename: str = "<string>", files: dict | None = None, chai
         span = Span(line.line, line.column) if line is not None and not getattr(line, "empty", True) else Span()
         raise SourceError(filename, text, [Diagnostic("the file nests expressions or blocks too deeply", span,
                                                       "split deep expressions with 'let' or 'def'")]) from None
-    if builder.errors:  # mistakes inside messages' braces: syntax errors, reported all at once
-        raise SourceError(filename, text, builder.errors)
+    if builder.all_errors:  # mistakes inside messages' braces: syntax errors, reported all at once
+        raise SourceError(filename, text, builder.all_errors)
     return extend(m.GameModel(filename=filename, text=text, decls=decls), build, files, chain)

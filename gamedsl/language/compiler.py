@@ -161,9 +161,9 @@ class Compiler:
             watch_items=c.watch_items, pattern_reads=c.pattern_reads,
             module=c.module.source(), spans=c.module.spans, loops=c.module.loops, via=c.module.via,
             coverage=c.module.coverage, markers=c.module.markers, data=c.data, messages=c.messages,
-            private_says=any(st.to is not None for st in m.walk(list(c.gm.decls)) if isinstance(st, m.Say)),
-            races=any(st.kind == "race" for st in m.walk(list(c.gm.decls)) if isinstance(st, m.Race)),
-            teams=c.teams, graded=any(st.kind == "grade" for st in m.walk(list(c.gm.decls)) if isinstance(st, m.Result)),
+            private_says=any(st.to is not None for st in c.nodes(m.Say)),
+            races=any(st.kind == "race" for st in c.nodes(m.Race)),
+            teams=c.teams, graded=any(st.kind == "grade" for st in c.nodes(m.Result)),
             leaks=tuple(secrets[0]), warnings=tuple(c.warnings), hidden_params=frozenset(secrets[1]), secret_vars=tuple(sorted(secrets[2])),
             version=__version__)
 

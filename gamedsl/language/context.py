@@ -84,6 +84,7 @@ class Context:
 
     def __init__(self, gm: m.GameModel, coverage: bool = False):
         self.gm = gm
+        self._nodes: dict | None = None  # (nodes())
         self.diags: list[Diagnostic] = []
         self.warnings: list[Diagnostic] = []  # what a file that checks is told all the same
         self.shadowed: set[str] = set()  # built-in function names the file declares for itself
@@ -150,6 +151,14 @@ class Context:
             k = self.message_index[msg] = len(self.messages)
             self.messages.append(msg)
         return k
+
+    def nodes(self, kind) -> list:
+        """Every node of the model of this kind (one walk of the whole model, kept)."""
+        if self._nodes is None:
+            self._nodes = {}
+            for x in m.walk(list(self.gm.decls)):
+                self._nodes.setdefault(type(x), []).append(x)
+        return [x for cls, found in self._nodes.items() if issubclass(cls, kind) for x in found]
 
     # ---- diagnostics
     def error(self, message: str, span: Span, hint: str | None = None):

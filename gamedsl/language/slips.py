@@ -78,11 +78,11 @@ def token_slip(err, lines: list[str], keywords) -> Diagnostic | None:
         return Diagnostic("'=' in a condition: did you mean '=='?", here, "'=' sets a value; '==' compares two")
     if tok.value == ")" and "RPAR" not in expected:
         return Diagnostic("this ')' closes no '('", here)
-    if "RPAR" in expected and tok.value == "{" and _open_paren(text[:tok.column - 1]):  # `(c in me.hand {`
-        return Diagnostic(f"a ')' is missing before '{{': the '(' at column {_open_paren(text[:tok.column - 1])} "
+    if "RPAR" in expected and tok.value == "{" and open_paren(text[:tok.column - 1]):  # `(c in me.hand {`
+        return Diagnostic(f"a ')' is missing before '{{': the '(' at column {open_paren(text[:tok.column - 1])} "
                           "is not closed", here)
     if "RPAR" in expected and tok.line > before.line:  # a `(` left open at the end of its line
-        found = _open_paren(lines[before.line - 1])
+        found = open_paren(lines[before.line - 1])
         if found is not None:
             end = len(lines[before.line - 1].split("#", 1)[0].rstrip()) + 1
             return Diagnostic(f"a ')' is missing at the end of this line: the '(' at column {found} is not closed",
@@ -143,7 +143,7 @@ def _word_before(lines: list[str], tok) -> _Written | None:
     return None
 
 
-def _open_paren(line: str) -> int | None:
+def open_paren(line: str) -> int | None:
     """The column of the first '(' of a line of code not closed on it, or None."""
     code = re.sub(r'"[^"\n]*"', lambda m: " " * len(m[0]), line).split("#", 1)[0]
     opened = []

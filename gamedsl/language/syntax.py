@@ -6,6 +6,7 @@ import hashlib
 import importlib
 import io
 import pickle
+import re
 import sys
 import types
 
@@ -16,7 +17,7 @@ from lark.parsers import lalr_analysis
 from ..errors import Diagnostic, SourceError, Span
 from .grammar_file import grammar_text
 from .progress import checkpoint
-from .slips import KEYWORD_HINTS, character_slip, is_declaration_start, token_slip, unclosed
+from .slips import KEYWORD_HINTS, character_slip, open_paren, token_slip, unclosed
 
 # How a user would name each kind of token, instead of Lark's terminal names.
 _WORDS = {
@@ -163,12 +164,16 @@ def _diagnostic(err: UnexpectedInput, lines: list[str] = ()) -> Diagnostic:
     return Diagnostic(str(err).splitlines()[0], Span(getattr(err, "line", 1) or 1, getattr(err, "column", 1) or 1))
 
 
-def declarations(text: str) -> list[tuple[int, str]] | None:
+def declarations(text: str, lenient: bool = False) -> list[tuple[int, str]] | None:
     """The file cut into its top-level declarations: (first line, 1-based; text) each, the comments
     and blank lines before a declaration with it. A declaration begins at a line that starts with a
-    letter outside every bracket, string and comment; None when the brackets do not balance (the
-    whole file is parsed then, with its errors)."""
+    letter outside every bracket, string and comment; None when the brackets do not balance. A
+    lenient cut (for a file whose brackets do not balance: a '}' or ')' left out) begins one at
+    every line that starts with a letter."""
     lines = text.split("\n")
+    if lenient:
+        starts = [0] + [i for i, line in enumerate(lines) if i and line[:1].isalpha()] + [len(lines)]
+        return [(a + 1, "\n".join(lines[a:b])) for a, b in zip(starts, starts[1:])]
     starts, depth = [0], 0
     for i, line in enumerate(lines):
         if i and depth == 0 and line[:1].isalpha():
@@ -193,34 +198,80 @@ def declarations(text: str) -> list[tuple[int, str]] | None:
     return [(a + 1, "\n".join(lines[a:b])) for a, b in zip(starts, starts[1:])]
 
 
-def _in_pieces(text: str, filename: str) -> lark.Tree | None:
+# The trees of the declarations of each file's last parse, in memory (by first line and text, with
+# their flat form) and the keys the cache on disk holds for it: a language server's check of a
+# change reads nothing from disk.
+_LAST: dict[str, tuple[dict, frozenset]] = {}
+
+
+@functools.cache
+def _declaration_words() -> frozenset[str]:
+    """The words a top-level declaration begins with (a variable's may begin with its visibility)."""
+    return frozenset(re.findall(r'^\w+_decl: "([a-z_]+)"', grammar_text(), re.MULTILINE)) | \
+        {"var", "hidden", "owner", "public"}
+
+
+def _begins_declaration(piece: tuple[int, str]) -> bool:
+    """Whether a piece of the file (declarations()) begins with a declaration's word: if each does,
+    no piece can be a line of the one before it."""
+    code = next((line for line in piece[1].split("\n") if line.strip() and not line.lstrip().startswith("#")), None)
+    word = re.match(r"[a-z_]+", code or "")
+    return code is None or (word is not None and word[0] in _declaration_words())  # (comments only: nothing to join)
+
+
+def _in_pieces(pieces: list, filename: str) -> tuple[lark.Tree | None, list]:
     """The file's tree parsed declaration by declaration, each reused from the cache when its text and
-    first line are unchanged; None when a declaration does not parse alone (the caller parses the
-    whole file, and reports its errors)."""
+    first line are unchanged; or None and the declarations that do not parse alone, (index, error)
+    each (one that parses with the next is taken with it: a line of it began at the first column)."""
     from . import cache
-    pieces = declarations(text)
-    if pieces is None:
-        return None
-    known = cache.trees(filename)
-    made, children = {}, []
-    for first, piece in pieces:
+    recent, stored = _LAST.get(filename, ({}, None))
+    known = None  # the cache on disk, read when a declaration is new to memory
+    made, children, failed = {}, [], []
+    k = 0
+    while k < len(pieces):
         checkpoint()  # (a language server's check of an older text stops here)
-        flat = known.get((first, piece))
+        key = first, piece = pieces[k]
+        k += 1
+        if key in recent:
+            made[key] = recent[key]
+            children += made[key][0].children
+            continue
+        if known is None:
+            known = cache.trees(filename)
+            stored = frozenset(known)
+        flat = known.get(key)
         if flat is None:
             try:
                 tree = parser().parse("\n" * (first - 1) + piece, start="start")
-            except UnexpectedInput:
-                return None
+            except UnexpectedInput as err:
+                joined = piece + "\n" + pieces[k][1] if k < len(pieces) else None
+                try:
+                    tree = parser().parse("\n" * (first - 1) + joined, start="start") if joined else None
+                except UnexpectedInput:
+                    tree = None
+                if tree is None:
+                    failed.append((k - 1, err))
+                    continue
+                key, piece, k = (first, joined), joined, k + 1
             try:
-                made[(first, piece)] = _flat(tree)
+                flat = _flat(tree)
             except RecursionError:
                 pass  # nested too deeply to keep: parsed again next time
         else:
-            made[(first, piece)] = flat
             tree = _built(flat)
+        for n, child in enumerate(tree.children):  # (build.py keeps what it built of each, by this key)
+            child.meta.piece = (first, piece, n)
+        made[key] = (tree, flat)
         children += tree.children
-    if made.keys() != known.keys():
-        cache.store_trees(filename, made)
+    kept = {key: flat for key, (_, flat) in made.items() if flat is not None}
+    if stored is None or kept.keys() != stored:
+        cache.store_trees(filename, kept)
+        stored = frozenset(kept)
+    if len(_LAST) > 8:
+        _LAST.clear()
+    _LAST[filename] = ({key: x for key, x in made.items() if x[1] is not None}, stored)
+    if failed:
+        return None, failed
     tree = lark.Tree("start", children)
     if children:  # the whole file's positions, as a parse of it gives them
         first_meta, last_meta = children[0].meta, children[-1].meta
@@ -229,7 +280,7 @@ def _in_pieces(text: str, filename: str) -> lark.Tree | None:
         for name in ("end_line", "end_column", "end_pos"):
             setattr(tree.meta, name, getattr(last_meta, name))
         tree.meta.empty = False
-    return tree
+    return tree, []
 
 
 def _flat(x):
@@ -259,39 +310,6 @@ def _built(flat):
     return tree
 
 
-def _blank_declaration(lines: list[str], line: int) -> bool:
-    """Blank the top-level declaration around a line (keeping line numbers); False if nothing changed."""
-    first = min(line, len(lines))
-    while first > 1 and not is_declaration_start(lines[first - 1]):
-        first -= 1
-    last = first + 1
-    while last <= len(lines) and not is_declaration_start(lines[last - 1]):
-        last += 1
-    changed = any(lines[i].strip() for i in range(first - 1, last - 1))
-    for i in range(first - 1, last - 1):
-        lines[i] = ""
-    return changed
-
-
-def _at_previous_line(d: Diagnostic, err, lines: list[str]) -> Diagnostic:
-    """An error found at the first word of a declaration belongs to the line before it."""
-    tok = getattr(err, "token", None)
-    if tok is None or tok.type == "$END" or d.span.column != 1 or d.span.line < 2:
-        if tok is not None and tok.type == "$END":
-            return _at_end(d, lines)
-        return d
-    if not is_declaration_start(lines[d.span.line - 1]):
-        return d
-    prev = d.span.line - 1
-    while prev > 1 and (not lines[prev - 1].strip() or lines[prev - 1].lstrip().startswith("#")):
-        prev -= 1  # (blank lines and the comments of the next declaration are not where it went wrong)
-    col = len(lines[prev - 1].rstrip()) + 1
-    message = d.message.replace(", found ", " before ")
-    if "RBRACE" in err.expected:
-        return _missing_brace(lines, prev, lines[d.span.line - 1].split()[0], d.span.line)
-    return Diagnostic(message, Span(prev, col, prev, col + 1), d.hint)
-
-
 def _missing_brace(lines: list[str], last: int, word: str, line: int) -> Diagnostic:
     """A '}' missing in the declaration that reaches line `last`, found when `word` on `line` began
     the next one: said at the end of the block left open, naming it."""
@@ -307,104 +325,39 @@ def _missing_brace(lines: list[str], last: int, word: str, line: int) -> Diagnos
                       Span(inside, col, inside, col + 1))
 
 
-def _piece_errors(pieces: list, lines: list[str]) -> list[Diagnostic]:
+def _piece_errors(pieces: list, failed: list, lines: list[str]) -> list[Diagnostic]:
     """The first syntax error of each declaration that does not parse alone, at its place; a
-    declaration that ends too soon (a half-typed one) is reported after its last word."""
+    declaration that ends too soon (a half-typed one, a '}' or ')' left out at its end) is reported
+    after its last word."""
     found = []
-    for k, (first, piece) in enumerate(pieces):
-        try:
-            parser().parse("\n" * (first - 1) + piece, start="start")
-        except UnexpectedInput as err:
-            d = _diagnostic(err, lines)
-            tok = getattr(err, "token", None)
-            if isinstance(err, UnexpectedEOF) or (tok is not None and tok.type == "$END"):
-                last = first + piece.count("\n")
-                while last > first and (not lines[last - 1].strip() or lines[last - 1].lstrip().startswith("#")):
-                    last -= 1
-                code = lines[last - 1].split("#", 1)[0].rstrip()
-                expected = describe_expected(getattr(err, "expected", ()) or ())
-                after = next((line.split()[0] for line in pieces[k + 1][1].split("\n")
-                              if line.strip() and not line.lstrip().startswith("#")), None) if k + 1 < len(pieces) \
-                    else None
-                d = Diagnostic(f"expected {expected} before '{after}'" if after else
-                               f"expected {expected}, found the end of the file",
+    for k, err in failed[:_MAX_ERRORS]:
+        first, piece = pieces[k]
+        d = _diagnostic(err, lines)
+        tok = getattr(err, "token", None)
+        if isinstance(err, UnexpectedEOF) or (tok is not None and tok.type == "$END"):
+            last = first + piece.count("\n")
+            while last > first and (not lines[last - 1].strip() or lines[last - 1].lstrip().startswith("#")):
+                last -= 1
+            code = lines[last - 1].split("#", 1)[0].rstrip()
+            expected = set(getattr(err, "expected", ()) or ())
+            after = next(((first + n, line.split()[0]) for n, line in enumerate(pieces[k + 1][1].split("\n"))
+                          if line.strip() and not line.lstrip().startswith("#")), None) if k + 1 < len(pieces) \
+                else None
+            if "RBRACE" in expected and after:
+                d = _missing_brace(lines, last, after[1], after[0] + pieces[k + 1][0] - first)
+            elif "RBRACE" in expected:
+                d = Diagnostic("the file ends inside a block: a '}' is missing", Span(last, len(code) + 1, last,
+                                                                                     len(code) + 2))
+            elif "RPAR" in expected and open_paren(code):
+                d = Diagnostic(f"a ')' is missing at the end of this line: the '(' at column {open_paren(code)} "
+                               "is not closed", Span(last, len(code) + 1, last, len(code) + 2))
+            else:
+                what = describe_expected(expected)
+                d = Diagnostic(f"expected {what} before '{after[1]}'" if after else
+                               f"expected {what}, found the end of the file",
                                Span(last, len(code) + 1, last, len(code) + 2), d.hint)
-            found.append(d)
-            if len(found) >= _MAX_ERRORS:
-                break
+        found.append(d)
     return found
-
-
-def _in_unfinished(err, lines: list[str]) -> Diagnostic | None:
-    """An error met in a declaration that began after the word before it (a half-typed `def` on a
-    line of its own, the next rule's first words read as its name): the unfinished declaration is
-    the mistake, reported at its last word (else each declaration after it would be, in turn)."""
-    tok, history = getattr(err, "token", None), getattr(err, "token_history", None) or []
-    if tok is None or tok.type == "$END" or not history or not getattr(tok, "line", None):
-        return None
-    before = history[-1]
-    if not getattr(before, "line", None) or not getattr(before, "column", None) or tok.line > len(lines):
-        return None
-    start = tok.line
-    while start > 1 and not is_declaration_start(lines[start - 1]):
-        start -= 1
-    if before.line > start or (before.line == start and (before.column != 1 or start < 2)):
-        return None
-    if before.line == start:  # the declaration's own first word was read as the unfinished one's next word
-        prev = start - 1
-        while prev > 1 and (not lines[prev - 1].strip() or lines[prev - 1].lstrip().startswith("#")):
-            prev -= 1
-        text = lines[prev - 1].split("#", 1)[0].rstrip()
-        word = text.split()[-1] if text.split() else ""
-        return Diagnostic(f"'{text.strip()}' is not finished: the next line begins another declaration",
-                          Span(prev, len(text) - len(word) + 1, prev, len(text) + 1))
-    expected = describe_expected(err.expected)
-    end = before.column + len(str(before.value))
-    return Diagnostic(f"'{before.value}' is not finished: expected {expected} after it",
-                      Span(before.line, before.column, before.line, end))
-
-
-def _at_end(d: Diagnostic, lines: list[str]) -> Diagnostic:
-    """An unexpected end of file is shown just after the last word."""
-    last = len(lines)
-    while last > 1 and not lines[last - 1].strip():
-        last -= 1
-    col = len(lines[last - 1].rstrip()) + 1
-    return Diagnostic(d.message, Span(last, col, last, col + 1), d.hint)
-
-
-# Words that can only start a declaration, never a statement ('end' and 'hidden' can do both).
-_TOP_LEVEL = {"game", "players", "option", "limit", "heuristic", "invariant", "attribute", "cards", "value",
-              "zone", "var", "param", "def", "action", "on", "modifier", "setup", "round", "outcome",
-              "extends", "remove"}
-
-
-def _unclosed_blocks(lines: list[str]) -> list[Diagnostic]:
-    """Find a declaration that starts (at column 1) while a block is still open: a '}' is missing.
-
-    The open declaration is blanked, so the parser reports the rest of the file on its own.
-    """
-    out = []
-    depth, start = 0, 0
-    for i, line in enumerate(lines):
-        words = line.split()
-        starts_declaration = words and (words[0].rstrip("{") in _TOP_LEVEL or (
-            words[0] in ("hidden", "owner", "public") and len(words) > 1 and words[1] == "var")) and not (
-            len(words) > 1 and words[1] in ("=", "+=", "-=", "*=", "."))  # an assignment: value = 3
-        if depth > 0 and starts_declaration and not line[0].isspace():
-            prev = i
-            while prev > 0 and (not lines[prev - 1].strip() or lines[prev - 1].lstrip().startswith("#")):
-                prev -= 1  # (blank lines and the comments of the next declaration are not where it went wrong)
-            out.append(_missing_brace(lines, prev, words[0], i + 1))
-            for k in range(start, i):
-                lines[k] = ""
-            depth = 0
-        if depth == 0 and line.strip() and not line[0].isspace():
-            start = i
-        code = line.split("#", 1)[0]
-        code = "".join(code.split('"')[::2])  # braces inside strings do not count
-        depth += code.count("{") - code.count("}")
-    return out
 
 
 def parse_expression(source: str, line: int, column: int, end: int):
@@ -428,35 +381,22 @@ def parse_expression(source: str, line: int, column: int, end: int):
 def parse(text: str, filename: str = "<string>") -> lark.Tree:
     """Parse a .game source into a Lark tree, or raise SourceError with every syntax error found.
 
-    A file is parsed declaration by declaration, and a declaration whose text and line are those of
-    the file's last parse is taken from the cache (cache.trees): after an edit to one rule, only it
-    is parsed again. After an error, the top-level declaration holding it is blanked out and the
-    rest is parsed again, so each broken declaration is reported once and errors do not cascade.
+    A file is parsed declaration by declaration (declarations()), and a declaration whose text and
+    line are those of the file's last parse is taken from memory or the cache (cache.trees): after
+    an edit to one rule, only it is parsed again. A file whose brackets do not balance is cut at
+    every line that begins with a letter. Each declaration that does not parse alone is reported
+    once, at its place (so a half-typed one never spills into the next); the whole file is parsed
+    at once only when a piece might be a line of the declaration before it.
     """
-    found = _in_pieces(text, filename)
-    if found is not None:
-        return found
-    try:
-        return parser().parse(text, start="start")
-    except UnexpectedInput:
-        pass  # look for every error, below
     lines = text.split("\n")
-    pieces = declarations(text)
-    if pieces is not None:  # each declaration's own errors: one half-typed cannot spill into the next
-        found = _piece_errors(pieces, lines)
-        if found:
-            raise SourceError(filename, text, found)
-    diagnostics = _unclosed_blocks(lines)  # only for a file that does not parse: layout is a hint, not a rule
-    while len(diagnostics) < _MAX_ERRORS:
+    pieces = declarations(text) or declarations(text, lenient=True)
+    tree, failed = _in_pieces(pieces, filename)
+    if tree is not None:
+        return tree
+    if not all(map(_begins_declaration, pieces)):  # a line of a declaration may begin at the first column
         try:
-            tree = parser().parse("\n".join(lines), start="start")
-        except UnexpectedInput as err:
-            d = _in_unfinished(err, lines) or _at_previous_line(_diagnostic(err, lines), err, lines)
-            diagnostics.append(d)
-            if not _blank_declaration(lines, d.span.line):
-                break
-            continue
-        if not diagnostics:
-            return tree
-        break
-    raise SourceError(filename, text, diagnostics)
+            return parser().parse(text, start="start")
+        except UnexpectedInput:
+            pass
+    # each declaration's own errors, at their places: one half-typed cannot spill into the next
+    raise SourceError(filename, text, _piece_errors(pieces, failed, lines))

@@ -30,9 +30,23 @@ class Document:
     text: str = ""
     version: int | None = None
     diagnostics: list = attrs.Factory(list)
-    index: a.Index | None = None  # of the last text that parsed: kept while a later one does not
     model: object = None  # the model of `text`, if it parsed
     millis: float = 0.0  # how long the last check took
+    parsed: object = None  # the model of the last text that parsed: kept while a later one does not
+    _index: a.Index | None = None
+    _indexed: object = None  # the model _index is of
+
+    @property
+    def index(self) -> a.Index | None:
+        """The names of the last text that parsed, indexed when a request first asks (not after each
+        change: a burst of typing is checked without indexing every text)."""
+        if self.parsed is not None and self._indexed is not self.parsed:
+            try:
+                self._index = a.Index.of(self.parsed)
+            except Exception:  # a bug in gamedsl: the requests answer from the last index
+                log.exception("indexing failed")
+            self._indexed = self.parsed
+        return self._index
 
 
 class GameServer(LanguageServer):
@@ -94,8 +108,8 @@ class GameServer(LanguageServer):
     async def refresh_newest(self, uri: str, version) -> None:
         """Check the document's text of `version` on a thread, one check at a time: a check whose
         version is no longer the newest is not begun, and one under way stops at its next
-        checkpoint (language/progress.py). Only the newest text's diagnostics are published, then
-        its names indexed for the requests that follow."""
+        checkpoint (language/progress.py). Only the newest text's diagnostics are published; its
+        names are indexed when a request first needs them (Document.index)."""
         stale = lambda: self.workspace.get_text_document(uri).version != version  # noqa: E731
         async with self.lock:
             if stale():
@@ -114,12 +128,9 @@ class GameServer(LanguageServer):
                 return
         state.text, state.version, state.diagnostics, state.model = text, version, diagnostics, model
         state.millis = millis
-        self.publish(uri, state)  # first: the index below is for the requests that follow
         if model is not None:
-            try:
-                state.index = a.Index.of(model)
-            except Exception:
-                log.exception("indexing %s failed", uri)
+            state.parsed = model  # (indexed when a request needs it)
+        self.publish(uri, state)
 
     def checking(self, uri: str, text: str, state: Document) -> tuple:
         """(diagnostics, model, milliseconds) of a text of the document."""
