@@ -29,13 +29,15 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
-async def _diagnostics(client, send) -> list:
-    """Send (open or change) and wait for the diagnostics published for that document."""
+async def _diagnostics(client, send, version: int) -> list:
+    """Send (open or change) and wait for the diagnostics published for that version of the
+    document (not those a close of it published: they have no version)."""
     uri = send()
     while True:
-        await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if uri in client.diagnostics:
-            return list(client.diagnostics.pop(uri))
+        params = await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        if params.uri == uri and params.version == version:
+            client.diagnostics.pop(uri, None)
+            return list(params.diagnostics)
 
 
 async def _open(client, path: Path, text: str | None = None, version: int = 1) -> list:
@@ -47,7 +49,7 @@ async def _open(client, path: Path, text: str | None = None, version: int = 1) -
             uri=uri, language_id="gamedsl", version=version,
             text=path.read_text(encoding="utf-8") if text is None else text)))
         return uri
-    return await _diagnostics(client, send)
+    return await _diagnostics(client, send, version)
 
 
 async def _change(client, path: Path, text: str, version: int) -> list:
@@ -58,7 +60,7 @@ async def _change(client, path: Path, text: str, version: int) -> list:
             t.VersionedTextDocumentIdentifier(uri=uri, version=version),
             [t.TextDocumentContentChangeWholeDocument(text=text)]))
         return uri
-    return await _diagnostics(client, send)
+    return await _diagnostics(client, send, version)
 
 
 def _close(client, path: Path):
@@ -180,7 +182,7 @@ async def test_an_error_in_the_base_of_a_variant_is_shown_on_its_extends(client,
                     encoding="utf-8")
     client.text_document_did_save(t.DidSaveTextDocumentParams(text_document=t.TextDocumentIdentifier(
         uri=variant.as_uri())))
-    found = await _diagnostics(client, lambda: variant.as_uri())
+    found = await _diagnostics(client, lambda: variant.as_uri(), 1)  # (saved: checked again, its version 1)
     assert found and all(d.range.start.line == 2 and d.message.startswith("law.game:93:") for d in found), found
     assert found[0].related_information[0].location.uri == base.as_uri()
     _close(client, variant)
@@ -414,6 +416,38 @@ setup { shuffle deck  deal 2 from deck to hand }
 round { for each p in players { turn p { choose lay } } }
 end game when count(deck) == 0
 """
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_secrecy_analysis_s_errors_follow_the_others_and_then_are_kept_in_view(client, tmp_path):
+    """A change is published as soon as every check but the secrecy analysis is done; the analysis
+    runs after, and its errors are published when it finds some. While the file has such errors,
+    a change waits for the analysis (published once: they do not vanish and come back)."""
+    path = tmp_path / "leak.game"
+    uri = path.as_uri()
+    assert await _open(client, path, SMALL) == []
+    said = 'say "the next card is a {top(deck).rank}"'
+    leaky = SMALL.replace("deal 2 from deck to hand }", "deal 2 from deck to hand  " + said + " }")
+    seen = []
+
+    async def publishes(version: int, count: int) -> None:
+        while len([p for p in seen if p.version == version]) < count:
+            params = await client.wait_for_notification(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+            if params.uri == uri:
+                seen.append(params)
+    client.text_document_did_change(t.DidChangeTextDocumentParams(
+        t.VersionedTextDocumentIdentifier(uri=uri, version=2), [t.TextDocumentContentChangeWholeDocument(text=leaky)]))
+    await publishes(2, 2)
+    first, second = [p.diagnostics for p in seen if p.version == 2]
+    assert not first and [d.message.split(":")[0] for d in second] == ["this line says it, but 'top(deck).rank' "
+                                                                         "is known to nobody"]
+    again = leaky.replace("the next card", "the card on top")  # still leaking: published once, with the error
+    client.text_document_did_change(t.DidChangeTextDocumentParams(
+        t.VersionedTextDocumentIdentifier(uri=uri, version=3), [t.TextDocumentContentChangeWholeDocument(text=again)]))
+    await publishes(3, 1)
+    assert [len(p.diagnostics) for p in seen if p.version == 3] == [1]
+    assert await _change(client, path, SMALL, 4) == []  # mended: published once, empty
+    _close(client, path)
 
 
 @pytest.mark.asyncio(loop_scope="module")

@@ -41,7 +41,7 @@ class Compiler:
         self.actions = Actions(c, self.x, self.flow)
         self.rules = Rules(c, self.x, self.flow)
 
-    def compile(self) -> Program:
+    def compile(self, secrecy: bool = True) -> Program:
         c = self.c
         self.declare()
         self.mods.compile()
@@ -56,8 +56,11 @@ class Compiler:
         self.actions.headers()
         reactions, no_reaction, reaction_check, reaction_legal = self.actions.reactions()
         self.actions.done()
+        checkpoint()
         flows = self.flows()
+        checkpoint()
         self.actions.bodies()
+        checkpoint()
         self.rules.compile_triggers()
         for act in self.rules.step_actions:  # a step is a move of its own, numbered after the actions
             act.first_id = self.actions.ids
@@ -69,7 +72,7 @@ class Compiler:
         self.endless_loops()
         checkpoint()
         secrets = ((), set(), {})
-        if not c.diags:  # what the file shows each player, once it reads without another error
+        if not c.diags and secrecy:  # what the file shows each player, once it reads without another error
             secrets = Secrecy(c).run()  # (its errors are kept in Program.leaks: a log replays despite them)
         if c.diags:
             raise SourceError(c.gm.filename, c.gm.text, c.one_message_each() + c.warnings, c.gm.sources)
@@ -171,9 +174,29 @@ class Compiler:
 def compile_model(gm: m.GameModel, coverage: bool = False) -> Program:
     """Check a model and compile it; raises SourceError listing every problem. A coverage build
     records in its run which statements ran (see codegen.py); otherwise its code is the same."""
-    compiler = Compiler(gm, coverage)
+    return _compiled(Compiler(gm, coverage))
+
+
+def check_model(gm: m.GameModel):
+    """Check a model as compile_model does, but for the secrecy analysis: the program (its `leaks`
+    empty), and a function that runs that analysis on it and returns its errors (a language server
+    shows the other errors first: the analysis reads the whole game, and takes longest)."""
+    compiler = Compiler(gm)
+    prog = _compiled(compiler, secrecy=False)
+
+    def secrecy() -> list[Diagnostic]:
+        try:
+            return list(Secrecy(compiler.c).run()[0])
+        except (RecursionError, MemoryError):
+            return [Diagnostic("this rule is nested too deeply to compile", compiler.c.where,
+                               "split it with 'let' or 'def'")]
+    return prog, secrecy
+
+
+def _compiled(compiler: "Compiler", secrecy: bool = True) -> Program:
+    gm = compiler.c.gm
     try:
-        return compiler.compile()
+        return compiler.compile(secrecy)
     except (RecursionError, MemoryError):
         span = compiler.c.where
         raise SourceError(gm.filename, gm.text, compiler.c.diags + [Diagnostic(

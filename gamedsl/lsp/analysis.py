@@ -44,22 +44,30 @@ def from_lsp(lines: list[str], line: int, character: int) -> tuple[int, int]:
 def check(text: str, filename: str) -> tuple[list[Diagnostic], m.GameModel | None]:
     """Every diagnostic `gamedsl check` gives for this text (read as the file `filename`, whose
     folder a variant's `extends` is read from), and the game's model when the file parses."""
+    diagnostics, model, secrecy = check_first(text, filename)
+    return (secrecy() + diagnostics if secrecy else diagnostics), model
+
+
+def check_first(text: str, filename: str):
+    """check() in two steps: (diagnostics, model, secrecy): every diagnostic but the secrecy
+    analysis's, and, when the text has no other error, a function that runs that analysis and
+    returns its errors (None otherwise: the diagnostics are all there are)."""
     from ..language.build import build
-    from ..language.compiler import compile_model
+    from ..language.compiler import check_model
     from ..language.variant import bases
     try:
         model = build(text, filename, bases(text, filename))
     except SourceError as exc:
-        return _in_file(exc, filename), None
+        return _in_file(exc, filename), None, None
     except GamedslError as exc:
-        return [Diagnostic(str(exc), Span())], None
+        return [Diagnostic(str(exc), Span())], None, None
     try:
-        prog = compile_model(model)
+        prog, secrecy = check_model(model)
     except SourceError as exc:
-        return _in_file(exc, filename), model
+        return _in_file(exc, filename), model, None
     except GamedslError as exc:
-        return [Diagnostic(str(exc), Span())], model
-    return list(prog.leaks) + list(prog.warnings), model  # the secrecy check's errors, then the warnings
+        return [Diagnostic(str(exc), Span())], model, None
+    return list(prog.warnings), model, secrecy  # (the secrecy check's errors go before the warnings)
 
 
 _STRING_OR_COMMENT = re.compile(r'"[^"\n]*"|#[^\n]*')
@@ -84,21 +92,32 @@ class Checker:
         self.memo: dict = {}  # (filename, text, the texts it extends) -> (diagnostics, model)
 
     def __call__(self, text: str, filename: str, previous: tuple | None = None):
-        """(diagnostics, model). `previous`: (text, diagnostics, model) of the document's last check."""
-        from ..language.variant import bases
-        key = (filename, text, tuple(bases(text, filename).items()))
+        """(diagnostics, model, secrecy): check_first's, remembered. `previous`: (text, diagnostics,
+        model, secrecy) of the document's last check. Until `secrecy` (when not None) has run and
+        remember() has the whole diagnostics, the text is remembered with it, to run when asked again."""
+        key = self.key(text, filename)
         if key in self.memo:
             self.memo[key] = self.memo.pop(key)  # used last: kept longest
             return self.memo[key]
         if previous is not None and previous[2] is not None and code_of(previous[0]) == code_of(text) \
-                and not previous[2].sources:
-            found = previous[1], attrs.evolve(previous[2], text=text)
+                and not previous[2].sources:  # (the same code at the same places: the same diagnostics)
+            found = previous[1], attrs.evolve(previous[2], text=text), previous[3]
         else:
-            found = check(text, filename)
-        self.memo[key] = found
+            found = check_first(text, filename)
+        self.remember(text, filename, *found)
+        return found
+
+    @staticmethod
+    def key(text: str, filename: str) -> tuple:
+        from ..language.variant import bases
+        return filename, text, tuple(bases(text, filename).items())
+
+    def remember(self, text: str, filename: str, diagnostics: list, model, secrecy=None) -> None:
+        """Keep a text's diagnostics and model, and the secrecy analysis still to run (None: the
+        diagnostics are whole)."""
+        self.memo[self.key(text, filename)] = diagnostics, model, secrecy
         while len(self.memo) > self.KEEP:
             del self.memo[next(iter(self.memo))]
-        return found
 
 
 _EXTENDS = re.compile(r'(?<![\w.])extends\s+("([^"\n]*)")')

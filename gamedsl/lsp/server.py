@@ -33,6 +33,8 @@ class Document:
     model: object = None  # the model of `text`, if it parsed
     millis: float = 0.0  # how long the last check took
     parsed: object = None  # the model of the last text that parsed: kept while a later one does not
+    secrecy: object = None  # the secrecy analysis still to run for them (Checker)
+    leaky: bool = False  # the secrecy analysis found errors last time: the next check waits for it
     _index: a.Index | None = None
     _indexed: object = None  # the model _index is of
 
@@ -109,39 +111,86 @@ class GameServer(LanguageServer):
         """Check the document's text of `version` on a thread, one check at a time: a check whose
         version is no longer the newest is not begun, and one under way stops at its next
         checkpoint (language/progress.py). Only the newest text's diagnostics are published; its
-        names are indexed when a request first needs them (Document.index)."""
-        stale = lambda: self.workspace.get_text_document(uri).version != version  # noqa: E731
+        names are indexed when a request first needs them (Document.index). The secrecy analysis
+        runs after the other errors are published (when the last text had none of its errors:
+        else they would vanish and come back), and its errors are published when it finds some."""
+        state = self.docs.setdefault(uri, Document())
+        # (a document closed and opened again starts again at version 1: a Document of its own)
+        stale = lambda: (self.workspace.get_text_document(uri).version != version  # noqa: E731
+                         or self.docs.get(uri) is not state)
+        filename = self.filename(uri)
         async with self.lock:
             if stale():
                 return
             text = self.workspace.get_text_document(uri).source
-            state = self.docs.setdefault(uri, Document())
 
             def run():
                 with cancellable(stale):
-                    return self.checking(uri, text, state)
+                    return self.checking(filename, text, state)
             try:
-                diagnostics, model, millis = await asyncio.to_thread(run)
+                diagnostics, model, secrecy, millis = await asyncio.to_thread(run)
             except Cancelled:
                 return
             if stale():
                 return
+            if secrecy is not None and state.leaky:
+                try:
+                    whole = await asyncio.to_thread(lambda: self.secrecy(filename, text, secrecy, diagnostics,
+                                                                         model, stale))
+                except Cancelled:
+                    return
+                state.leaky, diagnostics, secrecy = whole != diagnostics, whole, None
+        self.show(uri, state, text, version, diagnostics, model, millis, secrecy)
+        if secrecy is None:
+            return
+        async with self.lock:
+            if stale():
+                return
+            try:
+                whole = await asyncio.to_thread(lambda: self.secrecy(filename, text, secrecy, diagnostics, model, stale))
+            except Cancelled:
+                return
+            if stale():
+                return
+        state.leaky = whole != diagnostics
+        self.show(uri, state, text, version, whole, model, millis, None, again=state.leaky)
+
+    def secrecy(self, filename: str, text: str, secrecy, diagnostics: list, model, stale) -> list:
+        """The whole diagnostics of a text, with the secrecy analysis's errors, remembered."""
+        with cancellable(stale):
+            try:
+                whole = secrecy() + diagnostics
+            except Cancelled:
+                raise
+            except Exception as exc:  # a bug in gamedsl: the server keeps answering
+                log.exception("the secrecy analysis of %s failed", filename)
+                whole = [a.Diagnostic(f"internal error in gamedsl: {type(exc).__name__}: {exc}", Span())] + diagnostics
+        self.check.remember(text, filename, whole, model)
+        return whole
+
+    def show(self, uri: str, state: Document, text: str, version, diagnostics: list, model, millis: float,
+             secrecy, again: bool = True) -> None:
+        """Keep a check's result as the document's and publish it (unless it is the same again)."""
         state.text, state.version, state.diagnostics, state.model = text, version, diagnostics, model
-        state.millis = millis
+        state.millis, state.secrecy = millis, secrecy
         if model is not None:
             state.parsed = model  # (indexed when a request needs it)
-        self.publish(uri, state)
+        if again:
+            self.publish(uri, state)
 
-    def checking(self, uri: str, text: str, state: Document) -> tuple:
-        """(diagnostics, model, milliseconds) of a text of the document."""
+    def checking(self, filename: str, text: str, state: Document) -> tuple:
+        """(diagnostics, model, secrecy, milliseconds) of a text of the document (Checker)."""
         start = time.perf_counter()
+        previous = (state.text, state.diagnostics, state.model, state.secrecy)
         try:
-            diagnostics, model = self.check(text, self.filename(uri), (state.text, state.diagnostics, state.model))
+            diagnostics, model, secrecy = self.check(text, filename, previous)
+        except Cancelled:
+            raise
         except Exception as exc:  # a bug in gamedsl: the server keeps answering
-            log.exception("checking %s failed", uri)
-            diagnostics, model = [a.Diagnostic(f"internal error in gamedsl: {type(exc).__name__}: {exc}",
-                                               Span())], None
-        return diagnostics, model, (time.perf_counter() - start) * 1000
+            log.exception("checking %s failed", filename)
+            diagnostics, model, secrecy = [a.Diagnostic(f"internal error in gamedsl: {type(exc).__name__}: {exc}",
+                                                        Span())], None, None
+        return diagnostics, model, secrecy, (time.perf_counter() - start) * 1000
 
     def publish(self, uri: str, state: Document) -> None:
         lines = state.text.split("\n")
@@ -208,6 +257,7 @@ server = GameServer()
 
 @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
 async def did_open(ls: GameServer, params: t.DidOpenTextDocumentParams):
+    ls.docs[params.text_document.uri] = Document()
     await ls.refresh_newest(params.text_document.uri, params.text_document.version)
 
 
