@@ -769,7 +769,7 @@ def test_a_check_of_an_older_text_stops_at_its_next_checkpoint():
     (language/progress.py) instead of holding the next one up: it gives up between declarations,
     passes and actions, and a check nobody gave up runs to the end."""
     from gamedsl.language.progress import Cancelled, cancellable
-    from gamedsl.lsp.analysis import check
+    from gamedsl.lsp.checking import check
 
     text = LAW.read_text(encoding="utf-8") + "\non turn start if count(me.hand) == 99 { say \"new\" }\n"
     asked = []

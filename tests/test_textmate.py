@@ -334,8 +334,9 @@ def test_a_designers_own_names_are_never_coloured_as_keywords(path, scoped):
     somewhere: a zone called `pile`, a variable `out` or `named`, a pattern `run`, a local `top`, a
     parameter `cards`, a function `extends`. They were coloured as keywords in 6 of the games."""
     from gamedsl.lsp import analysis as a
+    from gamedsl.lsp.checking import check
     text = path.read_text(encoding="utf-8")
-    _, model = a.check(text, str(path))
+    _, model = check(text, str(path))
     index = a.Index.of(model)
     spans = [d.span for d in index.decls] + [u.span for u in index.uses if index.definitions(u.name, u.dotted)] + \
         list(index.local_uses) + [b.span for b in index.local_bindings]

@@ -6,6 +6,7 @@ from lark.exceptions import VisitError
 
 from . import model as m
 from ..errors import Diagnostic, SourceError, Span
+from .cache import built_declarations
 from .syntax import parse, parse_expression
 from .variant import extend
 
@@ -522,32 +523,6 @@ class Builder(_Statements, _Expressions):
         return m.EndWhen(span=_s(meta), cond=c[0])
 
 
-# What each declaration of a file's last build made (its nodes are frozen, so they are shared), by the
-# key syntax.parse gives a declaration it read alone (its first line and text): after an edit to one
-# rule, only it is built again. One file's at a time for each name (a language server's document).
-_LAST: dict[str, dict] = {}
-
-
-def _declarations(builder: Builder, tree: Tree, filename: str) -> tuple:
-    last, kept, decls = _LAST.get(filename, {}), {}, []
-    for child in tree.children:
-        key = getattr(getattr(child, "meta", None), "piece", None)
-        if key in last:
-            made, errors = last[key]
-        else:
-            builder.errors = []
-            made, errors = (builder.transform(child) if isinstance(child, Tree) else child), builder.errors
-        if key is not None:
-            kept[key] = (made, errors)
-        builder.errors = []
-        decls += [made] if made is not None else []
-        builder.all_errors += errors
-    if len(_LAST) > 8:
-        _LAST.clear()
-    _LAST[filename] = kept
-    return tuple(decls)
-
-
 def build(text: str, filename: str = "<string>", files: dict | None = None, chain: tuple = ()) -> m.GameModel:
     """Parse and build the model of a .game source (no semantic checks yet); a variant's merged with
     the game it extends (variant.py), read from `files` (name -> text) if there, else from disk.
@@ -555,7 +530,7 @@ def build(text: str, filename: str = "<string>", files: dict | None = None, chai
     tree = parse(text, filename)
     builder = Builder()
     try:
-        decls = _declarations(builder, tree, filename)
+        decls = built_declarations(builder, tree, filename)
     except (RecursionError, VisitError) as exc:
         if isinstance(exc, VisitError) and not isinstance(exc.orig_exc, RecursionError):
             raise

@@ -213,3 +213,30 @@ def _prune(where: Path, pieces: bool = False) -> None:
         for e in entries[KEEP:]:
             with contextlib.suppress(OSError):
                 os.unlink(e.path)
+
+
+# What each declaration of a file's last build made (its nodes are frozen, so they are shared), by the
+# key syntax.parse gives a declaration it read alone (its first line and text): after an edit to one
+# rule, only it is built again. One file's at a time for each name (a language server's document).
+_LAST: dict[str, dict] = {}
+
+
+def built_declarations(builder, tree, filename: str) -> tuple:
+    """The model of each declaration of a parsed file (build.Builder), those built last time kept."""
+    last, kept, decls = _LAST.get(filename, {}), {}, []
+    for child in tree.children:
+        key = getattr(getattr(child, "meta", None), "piece", None)
+        if key in last:
+            made, errors = last[key]
+        else:
+            builder.errors = []
+            made, errors = (builder.transform(child) if hasattr(child, "data") else child), builder.errors
+        if key is not None:
+            kept[key] = (made, errors)
+        builder.errors = []
+        decls += [made] if made is not None else []
+        builder.all_errors += errors
+    if len(_LAST) > 8:
+        _LAST.clear()
+    _LAST[filename] = kept
+    return tuple(decls)

@@ -11,7 +11,7 @@ import re
 
 import attrs
 
-from . import analysis as a
+from .checking import check
 
 _DID_YOU_MEAN = re.compile(r"did you mean '([^']+)'")
 _QUOTED = re.compile(r"'([^'\n]+)'")
@@ -55,6 +55,6 @@ def _better(text: str, filename: str, fixed: str) -> bool:
     """Whether a fixed text has fewer errors than the text, and none the text did not have (the
     same message, on the same line)."""
     def errors(t: str) -> list[tuple[int, str]]:
-        return [(d.span.line, d.message) for d in a.check(t, filename)[0] if d.severity == "error"]
+        return [(d.span.line, d.message) for d in check(t, filename)[0] if d.severity == "error"]
     before, after = errors(text), errors(fixed)
     return len(after) < len(before) and set(after) <= set(before)

@@ -14,11 +14,11 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from ..errors import Span
+from ..errors import Diagnostic, Span
 from ..language.progress import Cancelled, cancellable
 from ..version import __version__
 from . import analysis as a
-from . import fixes
+from . import checking, fixes
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ class GameServer(LanguageServer):
     def __init__(self):
         super().__init__("gamedsl", __version__)
         self.docs: dict[str, Document] = {}
-        self.check = a.Checker()
+        self.check = checking.Checker()
         self.lock = asyncio.Lock()  # one check at a time (refresh_newest)
 
     # ---- files and positions
@@ -164,7 +164,7 @@ class GameServer(LanguageServer):
                 raise
             except Exception as exc:  # a bug in gamedsl: the server keeps answering
                 log.exception("the secrecy analysis of %s failed", filename)
-                whole = [a.Diagnostic(f"internal error in gamedsl: {type(exc).__name__}: {exc}", Span())] + diagnostics
+                whole = [Diagnostic(f"internal error in gamedsl: {type(exc).__name__}: {exc}", Span())] + diagnostics
         self.check.remember(text, filename, whole, model)
         return whole
 
@@ -188,7 +188,7 @@ class GameServer(LanguageServer):
             raise
         except Exception as exc:  # a bug in gamedsl: the server keeps answering
             log.exception("checking %s failed", filename)
-            diagnostics, model, secrecy = [a.Diagnostic(f"internal error in gamedsl: {type(exc).__name__}: {exc}",
+            diagnostics, model, secrecy = [Diagnostic(f"internal error in gamedsl: {type(exc).__name__}: {exc}",
                                                         Span())], None, None
         return diagnostics, model, secrecy, (time.perf_counter() - start) * 1000
 
