@@ -101,7 +101,7 @@ class Combinations:
             elif cl.kind in ("same", "groups", "run") or cl.kind == "with" and self.other_value(cl, attr):
                 c.error(f"pattern '{d.name}' speaks of another attribute than {attr}: a combination by {attr} "
                         f"takes the first cards of each {attr} in the zone, whatever their other values", cl.span,
-                        f"choose such cards one at a time (section 3, 'Choosing the cards of a pattern')")
+                        "choose such cards one at a time (section 3, 'Choosing the cards of a pattern')")
                 return []
         each = next((cl.sizes[0] for cl in d.clauses if cl.kind == "each"), 1)
         if kind is None:
