@@ -1,4 +1,4 @@
-"""The slips corpus (tests/slips.yaml): 56 mistakes a designer makes, each in a copy of a seed game.
+"""The slips corpus (tests/slips.yaml): 57 mistakes a designer makes, each in a copy of a seed game.
 Each gets exactly one error, at its place, with the message and hint recorded; the editor's quick
 fix is offered where the corpus says, and gives back the same rules; nowhere else is one offered."""
 from __future__ import annotations

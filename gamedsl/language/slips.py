@@ -99,7 +99,9 @@ def token_slip(err, lines: list[str], keywords) -> Diagnostic | None:
         return Diagnostic("expected a string in double quotes, found '{'", here,
                           'a message is written in double quotes, its values in braces: say "{p} wins"')
     if before.type == "NAME" and before.line == tok.line:
-        if before.value in ("x", "X") and tok.type in ("INT", "NAME", "LPAR"):  # `c.rank x 10`
+        operand = re.search(r"(\w+|\))\s*$", text[:before.column - 1])  # what `x` follows: a value, not `let`
+        if before.value in ("x", "X") and tok.type in ("INT", "NAME", "LPAR") and operand \
+                and operand[1] not in keywords:  # `c.rank x 10`
             return Diagnostic("'x' is not an operator: did you mean '*'?",
                               Span(before.line, before.column, before.line, before.end_column))
         close = difflib.get_close_matches(before.value, [k for k in keywords if len(k) >= 4], n=1, cutoff=0.8)
