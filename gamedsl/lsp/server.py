@@ -493,10 +493,15 @@ async def code_action(ls: GameServer, params: t.CodeActionParams):
 
 @server.feature(t.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
                 t.SemanticTokensLegend(token_types=list(a.TOKEN_TYPES), token_modifiers=list(a.TOKEN_MODIFIERS)))
-def semantic_tokens(ls: GameServer, params: t.SemanticTokensParams):
+async def semantic_tokens(ls: GameServer, params: t.SemanticTokensParams):
+    """The colours of the document's words; a name's by its kind (from the last text that parsed). An
+    editor asks as it opens a file, while its first check runs: the answer waits for that check."""
     uri = params.text_document.uri
-    text = ls.workspace.get_text_document(uri).source
     state = ls.docs.get(uri)
+    if state is None or state.parsed is None:
+        async with ls.lock:
+            state = ls.docs.get(uri)
+    text = ls.workspace.get_text_document(uri).source
     lines = text.split("\n")
     data: list[int] = []
     last_line = last_col = 0
