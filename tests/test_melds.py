@@ -118,6 +118,22 @@ def test_deadwood_is_the_brute_force_least_on_random_hands(hand):
     assert deadwood == sum(POINTS[c] for c in hand if c not in flat)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=1, max_size=12, unique=True), st.data())
+def test_a_hand_less_each_card_is_arranged_as_if_alone(hand, data):
+    # Matcher.arrange answers the subsets of a hand from one Arranger of the hand (its melds listed
+    # once, its search's memo shared): each subset's deadwood and melds, ties broken alike, must be
+    # those of the subset arranged alone
+    matcher = Matcher(DECK)
+    assert matcher.arrange((RUN, SET), POINTS, hand) == arrange(Matcher(DECK), (RUN, SET), POINTS, hand)
+    for c in data.draw(st.permutations(hand)):
+        less = [x for x in hand if x != c]
+        assert matcher.arrange((RUN, SET), POINTS, less) == arrange(Matcher(DECK), (RUN, SET), POINTS, less)
+    extra = data.draw(st.lists(st.integers(0, 51), max_size=3, unique=True))  # one card more, or a new hand
+    other = sorted(set(hand[1:]) | set(extra))
+    assert matcher.arrange((RUN, SET), POINTS, other) == arrange(Matcher(DECK), (RUN, SET), POINTS, other)
+
+
 # hands from a short deck (A..6 of two suits, twice the chance of a meld) with wild 2s: the pattern
 # search for patterns with wild cards, against a brute force over `makes`
 SHORT = [r * 4 + s for r in range(6) for s in range(2)]

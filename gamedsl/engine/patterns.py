@@ -42,7 +42,10 @@ lowest card (in card id order) left: it goes into each candidate meld holding it
 largest first and, among melds of one size, the one whose cards come first in id order; or it
 stays out. The first of these choices with the least deadwood is kept, so among arrangements of
 equal deadwood the one chosen is the first in that order: deterministic, whatever the order of
-the cards given.
+the cards given. An `Arranger` holds one set's melds and search: it answers for each subset of
+the set too (the melds of a subset are those of the set made of its cards alone, and its search
+is the one the subset alone would make), so a Matcher keeps the last one of each patterns and
+values, and a hand less each of its cards in turn is one listing of melds, not one per card.
 """
 from __future__ import annotations
 
@@ -55,6 +58,9 @@ from .solver import can_make, makes
 __all__ = ["Order", "Shape", "Spec", "Matcher", "Answers", "makes", "can_make", "candidates", "arrange"]
 
 
+MAX_ARRANGERS = 64  # kept by a Matcher (one per patterns and values asked about): more are dropped
+
+
 class Matcher:
     """One deck's pattern questions, memoised: the same ones recur while a hand does not change."""
 
@@ -63,6 +69,7 @@ class Matcher:
         self.max_entries = max_entries
         self._cache: dict[tuple, bool] = {}
         self._answers: dict[tuple, Answers] = {}
+        self._arrangers: dict[tuple, Arranger] = {}  # the last Arranger of some patterns and values
         self.answers_kept = 0  # answers added to the memos since they were last emptied
 
     def makes(self, shape: Shape, size: int, withs: tuple, wild: tuple, classes: tuple, cards) -> bool:
@@ -110,11 +117,27 @@ class Matcher:
         cache = self._cache
         hit = cache.get(key)
         if hit is None:
-            hit = arrange(self, pats, values, cards)
+            hit = self.arranger(pats, values, key[3]).best_of(key[3])
             if len(cache) >= self.max_entries:
                 cache.clear()
             cache[key] = hit
         return hit
+
+    def arranger(self, pats: tuple, values: tuple, cards: frozenset) -> "Arranger":
+        """An Arranger that answers for `cards`: the last one made for these patterns and values
+        when it holds them; one for them and its cards when that is one card more than these (a
+        hand less each of its cards in turn: what a rule such as "may knock with deadwood 10 or
+        less after discarding c" asks, one card at a time); else one for these cards."""
+        at = (pats, values)
+        last = self._arrangers.get(at)
+        if last is not None and cards <= last.cards:
+            return last
+        if last is not None and len(both := cards | last.cards) <= len(cards) + 1:
+            cards = both
+        if len(self._arrangers) >= MAX_ARRANGERS:
+            self._arrangers.clear()
+        found = self._arrangers[at] = Arranger(self, pats, values, cards)
+        return found
 
     def answers(self, shape: Shape, spec: Spec) -> "Answers":
         """The memo of can_make's answers for one pattern (its shape and Spec): one per distinct
@@ -247,40 +270,63 @@ def _searched(matcher: Matcher, shape: Shape, spec: Spec, ids: tuple, lo: int, h
 
 def arrange(matcher: Matcher, pats: tuple, values: tuple, cards) -> tuple:
     """Matcher.arrange, not memoised."""
-    ids = tuple(sorted(set(cards)))
-    n = len(ids)
-    every: set = set()
-    for shape, spec in pats:
-        every |= candidates(matcher, shape, spec, ids)
-    by_low: list[list[int]] = [[] for _ in range(n)]
-    for mask in every:
-        by_low[(mask & -mask).bit_length() - 1].append(mask)
-    for i, masks in enumerate(by_low):
-        # the largest first; of one size, the one whose cards come first (its lowest differing card is lower)
-        masks.sort(key=lambda mk: (-mk.bit_count(), _reversed_bits(mk, n)))
-    cost = [values[c] for c in ids]
-    memo: dict = {0: (0, ())}
+    return Arranger(matcher, pats, values, cards).best_of(cards)
 
-    def best(mask: int) -> tuple:
+
+class Arranger:
+    """The best arrangements of one set of cards and of each of its subsets: the melds the set
+    holds listed once (a subset holds those of them that are made of its cards alone: whether
+    cards make a pattern depends on them only), and the search's memo shared by every subset
+    asked (the search from a subset's mask is the one a set of those cards alone would make, its
+    melds in the same order: so is the arrangement chosen)."""
+
+    __slots__ = ("cards", "ids", "index", "by_low", "cost", "memo")
+
+    def __init__(self, matcher: Matcher, pats: tuple, values: tuple, cards):
+        self.cards = frozenset(cards)
+        self.ids = ids = tuple(sorted(self.cards))
+        self.index = {c: i for i, c in enumerate(ids)}
+        n = len(ids)
+        every: set = set()
+        for shape, spec in pats:
+            every |= candidates(matcher, shape, spec, ids)
+        self.by_low = by_low = [[] for _ in range(n)]
+        for mask in every:
+            by_low[(mask & -mask).bit_length() - 1].append(mask)
+        for masks in by_low:
+            # the largest first; of one size, the one whose cards come first (its lowest differing card is lower)
+            masks.sort(key=lambda mk: (-mk.bit_count(), _reversed_bits(mk, n)))
+        self.cost = [values[c] for c in ids]
+        self.memo: dict = {0: (0, ())}
+
+    def best_of(self, cards) -> tuple:
+        """(deadwood, melds) of the best arrangement of `cards`, a subset of this one's."""
+        index, ids = self.index, self.ids
+        mask = 0
+        for c in cards:
+            mask |= 1 << index[c]
+        deadwood, masks = self.best(mask)
+        return deadwood, tuple(tuple(ids[i] for i in range(len(ids)) if mk >> i & 1) for mk in masks)
+
+    def best(self, mask: int) -> tuple:
+        memo = self.memo
         hit = memo.get(mask)
         if hit is not None:
             return hit
         low = mask & -mask
         i = low.bit_length() - 1
         found = None
-        for mk in by_low[i]:
+        for mk in self.by_low[i]:
             if mk & mask == mk:
-                d, ms = best(mask & ~mk)
+                d, ms = self.best(mask & ~mk)
                 if found is None or d < found[0]:
                     found = (d, (mk, *ms))
-        d, ms = best(mask & ~low)
-        d += cost[i]
+        d, ms = self.best(mask & ~low)
+        d += self.cost[i]
         if found is None or d < found[0]:
             found = (d, ms)
         memo[mask] = found
         return found
-    deadwood, masks = best((1 << n) - 1)
-    return deadwood, tuple(tuple(ids[i] for i in range(n) if mk >> i & 1) for mk in masks)
 
 
 def _reversed_bits(mask: int, n: int) -> int:
