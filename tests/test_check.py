@@ -494,6 +494,25 @@ round { end game }
     assert "hint: J has no number: give each face a number in a `value` table and read that" in info.value.format()
 
 
+
+def test_a_value_with_no_number_read_while_the_game_runs_is_a_located_error():
+    # number(...) of a face: 9 is 9; J has no number, which only the deal can tell
+    game = gamedsl.load_source(BASE.replace("cards rank * suit", "attribute face: 9, J\ncards face * suit") + '''var total = 0
+setup { move all from deck to discard
+        for each c in discard { total += number(c.face) } }
+round { end game }
+''', "t.game")
+    with pytest.raises(gamedsl.GamedslError) as info:
+        game.new_state(players=2, seed=1)
+    assert "this value has no number" in str(info.value) and "t.game:14:42: error" in str(info.value)
+    nines = gamedsl.load_source(BASE.replace("cards rank * suit", "attribute face: 9, J\ncards 9 * suit") + '''var total = 0
+setup { move all from deck to discard
+        for each c in discard { total += number(c.face) } }
+round { end game }
+''', "t.game")
+    assert nines.new_state(players=2, seed=1).var("total") == 18
+
+
 TYPED = """game "Typed"
 players 2
 attribute rank: 2, 3, 4

@@ -78,26 +78,10 @@ def next_seat(s, p: int, step: int) -> int:
     return q
 
 
-def number(table: tuple, index: int) -> int:
-    value = table[index] if index >= 0 else None
-    if value is None:
-        raise GameRuntimeError("this value has no number")
-    return value
-
-
 def divide(a, b, op):
     if b == 0:
         raise GameRuntimeError("division by zero")
     return a // b if op == "//" else a % b
-
-
-def family(zones: tuple, k: int, name: str, first: int) -> int:
-    """The zone of a family at index k (counted from `first`: column[1] is the first, pile[v] by the value)."""
-    i = k - first
-    if not 0 <= i < len(zones):
-        raise GameRuntimeError(f"{name}[{k}] is not a zone: '{name}' has {len(zones)} zones, {first} to {first + len(zones) - 1}"
-                               if first else f"{name}[...] needs a value: this card has none of that attribute")
-    return zones[i]
 
 
 def above(s, card: int) -> list:
@@ -462,8 +446,8 @@ def namespace() -> dict:
     """The names a generated module reads besides its own functions and tables."""
     return {"_rotate": rotate, "_RT": ROTATIONS, "_rotate_kept": rotate_kept,
             "_div": divide, "_seat": seat, "_others": others, "_next": next_seat,
-            "_number": number, "_U": UNSET, "_repeat_count": repeat_count, "_pow": power, "_card_of": card_of,
-            "_as_cards": as_cards, "_family": family, "_above": above, "_partners": partners, "_tops": tops, "_same": same, "_can_make": can_make, "_makes": makes,
+            "_U": UNSET, "_repeat_count": repeat_count, "_pow": power, "_card_of": card_of,
+            "_as_cards": as_cards, "_above": above, "_partners": partners, "_tops": tops, "_same": same, "_can_make": can_make, "_makes": makes,
             "_deadwood": deadwood, "_melded": melded, "_first_meld": first_meld,
             "_no_card": lambda s: -1, "_nobody": lambda s: None, "_zero": lambda s: 0,
             "_next_version": next_version, "_no_top": no_top, "_no_bottom": no_bottom,

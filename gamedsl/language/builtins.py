@@ -9,6 +9,7 @@ from . import model as m
 from . import types as T
 from ..errors import Span, did_you_mean
 from .codegen import unmarked
+from .program import Table
 from .tables import table_reads, table_safe
 
 _BARE = ("me", "players", "all_players", "all_cards", "in_play", "others", "nobody")  # read without parentheses
@@ -348,6 +349,13 @@ class Builtins:
             return self.c.module.mark(f"s.pick(s.z[{code}])", e.span), T.CARD
         return self.c.module.mark(f"s.pick(tuple({code}))", e.span), self.elem_type(typ, e.args[0].span)
 
+    def number_code(self, attr: str, table: tuple, code: str, span: Span) -> str:
+        """The code of the number of a value of `attr` (its index, `code`), by the numbers of its
+        values (`table`, None where a value has none: an error when the game reads it)."""
+        self.c.data["N_" + attr] = Table({i: n for i, n in enumerate(table) if n is not None},
+                                         "this value has no number")
+        return self.c.module.mark(f"N_{attr}[{code}]", span)
+
     def call_number(self, e, scope):
         """number(x): a value's own number (rank 10 is 10), a player's seat number, a number itself."""
         arg = self._one_arg(e, scope)
@@ -367,8 +375,7 @@ class Builtins:
             table = tuple(int(n) if n.lstrip("-").isdigit() else None for n in names)
             if all(x is None for x in table):
                 self.c.error(f"no {attr} is a number", e.span)
-            self.c.data["N_" + attr] = table
-            return self.c.module.mark(f"_number(N_{attr}, {code})", e.span), T.NUM
+            return self.number_code(attr, table, code, e.span), T.NUM
         self.want(typ, T.NUM, e.args[0].span)
         return code, T.NUM
 

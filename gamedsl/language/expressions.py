@@ -67,8 +67,7 @@ class ExpressionCompiler(Calls, Builtins, PatternCalls, Families):
                          f"{', '.join(words[:4])}{' ...' if len(words) > 4 else ''} {'has' if len(words) == 1 else 'have'} "
                          f"no number: give each {attr} a number in a `value` table and read that")
             return code, T.NUM
-        self.c.data["N_" + attr] = table
-        return self.c.module.mark(f"_number(N_{attr}, {code})", span), T.NUM
+        return self.number_code(attr, table, code, span), T.NUM
 
     def expr(self, e: m.Expr, scope: Scope, hint: str | None = None) -> tuple[str, str]:
         """(python code, type) of an expression; `hint` is the type a bare value name should take."""

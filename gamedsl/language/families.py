@@ -7,6 +7,7 @@ from . import model as m
 from . import types as T
 from .builtins import _NOPE
 from .context import Scope
+from .program import Table
 
 
 class Families:
@@ -48,8 +49,10 @@ class Families:
                 return _NOPE
             return f"{zones[k].base}{offset}", T.ZONE
         table = f"_FAMILY_{name}"
-        c.data[table] = tuple(z.base for z in zones)
-        return self.c.module.mark(f"_family({table}, {code}, {name!r}, {first}){offset}", e.span), T.ZONE
+        c.data[table] = Table({k + first: z.base for k, z in enumerate(zones)},
+                              f"{name}[{{key}}] is not a zone: '{name}' has {len(zones)} zones, 1 to {len(zones)}"
+                              if first else f"{name}[...] needs a value: this card has none of that attribute")
+        return self.c.module.mark(f"{table}[{code}]{offset}", e.span), T.ZONE
 
     def family_codes(self, e, scope) -> list | None:
         """The code of every zone of a family written by its name (`supply`, `me.row`), or None."""

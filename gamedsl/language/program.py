@@ -11,10 +11,23 @@ import re
 
 import attrs
 
-from ..errors import Span
+from ..errors import GameRuntimeError, Span
 
 MAX_SEATS = 9
 STEP_LIMIT = 1_000_000  # the work allowed between two decisions (generated loops count it; see State.count_step)
+
+
+class Table(dict):
+    """A table the generated code reads as `table[key]` (a family's zones by number or value, an
+    attribute's numbers by value): read at C speed, where a function call that checks the key
+    would cost a call each time; a key it lacks raises a GameRuntimeError saying `message`."""
+
+    def __init__(self, items=(), message: str = ""):
+        super().__init__(items)
+        self.message = message
+
+    def __missing__(self, key):
+        raise GameRuntimeError(self.message.format(key=key))
 
 
 @attrs.frozen(cache_hash=True)
