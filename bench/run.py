@@ -577,22 +577,42 @@ def versus_peer(target: str, ours: list[dict], peer: list[dict], key: str, limit
     return verdict(target, f"{figure}; its time per move over ours {ratio:.2f}x", ratio >= limit)
 
 
+def by_ab(target: str, result: dict, a: str, b: str, test: str, limit: float) -> dict | None:
+    """A target decided by the A/B of a and b (bench/ab.py: B's CPU time per move over A's, in
+    separate processes by turns), or None when this run has none."""
+    found = [r for r in result.get("ab", ()) if (r["a"], r["b"]) == (a, b)]
+    if not found:
+        return None
+    r = found[0]
+    if "error" in r:
+        why = r["error"]
+        return verdict(target, "", None, why) if why.endswith("not installed") else verdict(target, why, False)
+    return verdict(f"{target} (A/B of CPU time)", f"{r['median']:.2f}x, median of {r['rounds']} rounds in "
+                   f"separate processes (range {r['low']:.2f}-{r['high']:.2f})", COMPARE[test](r["median"], limit))
+
+
 def targets(result: dict, before: bool) -> list[dict]:
     rows, ours = result["rows"], {"impl": "gamedsl"}
-    laus = [every(f"Laus {n}p <= 2.0x state (median of alternating slices)",
+    laus = [by_ab(f"Laus {n}p <= 2.0x state", result, f"state:laus:{n}", f"gamedsl:laus:{n}", "<=", 2.0) or
+            every(f"Laus {n}p <= 2.0x state (median of alternating slices)",
                   find(result["ratios"], game="laus", players=n, versus="state", **ours), "median", "<=", 2.0, "x")
             for n in (3, 4)]
     faster = every("every game faster per move than before (median of alternating slices)",
                    find(result["ratios"], impl="before", versus="gamedsl"), "median", ">", 1.0, "x") if before else \
         verdict("every game faster per move than before (median of alternating slices)", "", None, "needs --before")
     return laus + [faster] + [
+        by_ab("LOL moves/s >= RLCard UNO moves/s (2p): UNO's time per move over ours >= 1", result,
+              "gamedsl:lol:2", "rlcard:uno:2", ">=", 1.0) or
         versus_peer("LOL moves/s >= RLCard UNO moves/s (2p)", find(rows, game="lol", players=2, **ours),
                     find(rows, impl="rlcard", game="uno"), "moves_per_s", 1.0, "moves/s",
                     find(result["ratios"], impl="rlcard", game="uno", versus="gamedsl")),
+        by_ab("Crazy Eights us/move <= 2x OpenSpiel crazy_eights (2p): its time per move over ours >= 0.5",
+              result, "gamedsl:crazy_eights:2", "openspiel:crazy_eights:2", ">=", 0.5) or
         versus_peer("Crazy Eights us/move <= 2x OpenSpiel crazy_eights (2p)",
                     find(rows, game="crazy_eights", players=2, **ours),
                     find(rows, impl="openspiel", game="crazy_eights"), "us_per_move", 0.5, "us/move",
                     find(result["ratios"], impl="openspiel", game="crazy_eights", versus="gamedsl")),
+        by_ab("Law 2p <= 8x plain Laus 3p", result, "plain:laus:3", "gamedsl:law:2", "<=", 8.0) or
         every("Law <= 8x plain", find(rows, game="law", **ours), "x_plain", "<=", 8.0, "x"),
         every("warm load < 100 ms, every game", find(result["load"], **ours), "warm_ms", "<", 100, " ms"),
         every("Laus calls per move <= 1.3x state's (3p)", find(result["calls"], **ours), "x_state", "<=", 1.3, "x"),
@@ -653,6 +673,11 @@ def report(result: dict) -> None:
         versus = q["versus"] if q["versus_game"] == q["game"] else f"{q['versus']} {q['versus_game']}"
         print(f"{q['impl']} {q['game']} {q['players']}p: {q['median']:.2f}x {versus}'s time per move "
               f"(median of {q['slices']} alternating slices; range {q['low']:.2f}-{q['high']:.2f})")
+    if result.get("ab"):
+        from bench import ab
+        print("\nA/B of CPU time (bench/ab.py: separate processes by turns, A B B A ...)")
+        for r in result["ab"]:
+            print("  " + ab.line(r))
     table("Load + check (ms inside load_game, a fresh process each; cold: empty cache, warm: from the cache)",
           [IMPL, GAME, Col("cold ms", "cold_ms", 8, ".1f"), Col("warm ms", "warm_ms", 8, ".1f")], result["load"])
     table("Edit + check (ms of `gamedsl check law.game` in a fresh process; cold: empty cache, same: unchanged, "
@@ -710,7 +735,8 @@ def run(args) -> dict:
         engines["before"] = (Path(args.before).resolve(), Worker(Path(args.before).resolve()))
     try:
         rows, ratios = playout_section(engines, [(n, k) for n in seeds for k in counts[n]], seconds)
-        result = {"rows": rows, "ratios": ratios,
+        from bench import ab
+        result = {"rows": rows, "ratios": ratios, "ab": ab.section(seeds, args.seconds or (0.3 if args.quick else 1.0), args.ab_rounds),
                   "load": load_section(engines, seeds, 1 if args.quick else 3),
                   "edit": edit_section(engines) if "law" in seeds else [],
                   "calls": calls_section(engines, 3, 30 if args.quick else 200) if "laus" in seeds else [],
@@ -733,6 +759,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="short measurements: 0.5 s each, one player count per non-Laus game, "
                              "30 greedy decisions, one load of each kind")
     parser.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    parser.add_argument("--ab-rounds", type=int, default=5, metavar="N",
+                        help="rounds of each A/B of CPU time (bench/ab.py; default 5)")
     parser.add_argument("--before", metavar="CHECKOUT",
                         help="also measure the gamedsl of an older checkout, in the same run")
     parser.add_argument("--games", metavar="A,B", help="only these games (names of games/*.game, or hearts)")

@@ -17,6 +17,7 @@ KEYS = {
     "calls": {"impl", "game", "players", "games", "moves", "calls_per_move", "x_state"},
     "clone": {"impl", "game", "players", "clones", "us_per_clone", "us_per_move", "clone_per_move"},
     "greedy": {"impl", "game", "players", "decisions", "median_ms", "mean_ms", "max_ms", "speedup_vs_before"},
+    "ab": {"a", "b", "median", "low", "high", "rounds", "us_a", "us_b"},
     "targets": {"target", "figure", "met", "status"},
 }
 FIGURES = {"rows": ("moves_per_s", "us_per_move", "x_plain"), "load": ("cold_ms", "warm_ms"),
@@ -27,7 +28,7 @@ FIGURES = {"rows": ("moves_per_s", "us_per_move", "x_plain"), "load": ("cold_ms"
 @pytest.fixture(scope="module")
 def result():
     command = [sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--json", "--seconds", "0.05",
-               "--games", ",".join(sorted(GAMES)), "--before", str(ROOT)]
+               "--games", ",".join(sorted(GAMES)), "--before", str(ROOT), "--ab-rounds", "2"]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
@@ -67,6 +68,19 @@ def test_each_target_is_met_not_met_or_not_measured(result):
             or (t["met"] is None and t["status"].startswith("not measured (")), t
     lol = next(t for t in result["targets"] if t["target"].startswith("LOL"))
     assert lol["status"] in ("not measured (peer not installed)", "not measured (not in this run)")
+
+
+def test_the_targets_against_state_and_plain_are_decided_by_an_ab_of_cpu_time(result):
+    # bench/ab.py: each side in processes of its own, by turns; B's CPU time per move over A's
+    assert [(r["a"], r["b"]) for r in result["ab"]] == [
+        ("state:laus:3", "gamedsl:laus:3"), ("state:laus:4", "gamedsl:laus:4"), ("plain:laus:3", "gamedsl:law:2")]
+    for r in result["ab"]:
+        assert r["rounds"] == 2 and 0 < r["low"] <= r["median"] <= r["high"] and r["us_a"] > 0 and r["us_b"] > 0
+        assert r["us_b"] > r["us_a"]  # a move of gamedsl's costs more than one of the hand-written Laus
+    decided = [t for t in result["targets"] if t["target"].endswith("(A/B of CPU time)")]
+    assert [t["target"] for t in decided] == ["Laus 3p <= 2.0x state (A/B of CPU time)",
+                                              "Laus 4p <= 2.0x state (A/B of CPU time)",
+                                              "Law 2p <= 8x plain Laus 3p (A/B of CPU time)"]
 
 
 # ---- bench/strength.py --record: a cell that spans runs
