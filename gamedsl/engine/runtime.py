@@ -396,7 +396,11 @@ def combinations(s, cards, table, shapes, ks: tuple, owner) -> list:
     number, its cards): the cards hold it (the first of each value, in their order) and those
     cards make one of the patterns ks for `owner`. Kept by the cards and the patterns' Specs:
     the same hand is asked about again and again (by every bot's look-ahead)."""
-    key = (id(shapes), tuple(cards), tuple(pattern_spec(s, k, owner) for k in ks))
+    cache = rules_cache(s)
+    specs = cache.get(("specs", ks, owner, s.me))
+    if specs is None:  # (kept with the Specs themselves, until what they read changes)
+        specs = cache["specs", ks, owner, s.me] = tuple(pattern_spec(s, k, owner) for k in ks)
+    key = (id(shapes), tuple(cards), specs)
     memo = s.game.combinations
     found = memo.get(key)
     if found is not None:

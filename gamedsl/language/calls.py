@@ -13,6 +13,8 @@ from .codegen import unmarked
 from .context import BUILTINS, Scope
 
 _AGGREGATES = {"count", "any", "all", "sum", "max", "min", "best", "worst", "filter", "sorted", "list"}
+# calls that read the state only and cost a search: hoisted out of a legal-move loop like the aggregates
+_SEARCHES = {"makes", "can_make", "deadwood", "melded", "first_meld"}
 INLINE_DEPTH = 4  # functions inlined inside functions inlined..., at most
 _HOISTED = re.compile(r"^\(_h\d+ if _h\d+ is not _U else ")  # a value worked out once per legal-move list
 # An argument cheap to repeat, with no call in it: a local, a bound name, a number, a variable.
@@ -87,7 +89,7 @@ class Calls:
             return (self.maybe_hoist(code, scope) if f in ("top", "bottom") else code), result
         handler = getattr(self, "call_" + f, None)
         if handler is not None and f in BUILTINS:
-            if f not in _AGGREGATES:
+            if f not in _AGGREGATES and f not in _SEARCHES:
                 return handler(e, scope)
             code, typ = handler(e, scope)
             return self.maybe_hoist(code, scope), typ
