@@ -500,7 +500,7 @@ async def test_completion_offers_the_names_in_scope_at_the_cursor_and_a_cards_va
 
 def test_every_snippet_filled_with_its_defaults_is_read_by_the_parser():
     from gamedsl.language.syntax import parse
-    from gamedsl.lsp.analysis import SNIPPETS
+    from gamedsl.lsp.tokens import SNIPPETS
 
     def filled(body: str) -> str:
         body = re.sub(r"\$\{\d+:([^}]*)\}", r"\1", body)
@@ -647,7 +647,7 @@ async def test_semantic_tokens_colour_names_by_kind(client):
         uri=doc.uri, language_id="gamedsl", version=1, text=text)))
     # asked as the file opens, as an editor asks: the answer waits for the first check (names by kind)
     result = await client.text_document_semantic_tokens_full_async(t.SemanticTokensParams(text_document=doc))
-    from gamedsl.lsp.analysis import TOKEN_MODIFIERS, TOKEN_TYPES
+    from gamedsl.lsp.tokens import TOKEN_MODIFIERS, TOKEN_TYPES
     lines, found, line, col = text.split("\n"), {}, 0, 0
     data = result.data
     for i in range(0, len(data), 5):

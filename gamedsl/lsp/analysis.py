@@ -87,12 +87,7 @@ class Use:
 
 
 DOTTED_KINDS = {"zone", "variable", "card variable", "parameter", "attribute", "value table"}
-_OUTLINE_KINDS = (m.AttributeDecl, m.CardsDecl, m.ValueDecl, m.ZoneDecl, m.VarDecl, m.ParamDecl, m.OptionDecl,
-                  m.OptionChoiceDecl, m.DefDecl, m.StepsDecl, m.PatternDecl, m.ModifierDecl, m.ActionDecl,
-                  m.TriggerDecl, m.InvariantDecl, m.FlowBlock, m.EndWhen, m.Heuristic)
-
-
-def _named(span: Span, name: str) -> Span:
+def named_span(span: Span, name: str) -> Span:
     """The span of a name written at the start of `span`."""
     return Span(span.line, span.column, span.line, span.column + len(name), span.file)
 
@@ -103,7 +98,7 @@ def declarations(gm: m.GameModel) -> list[Declared]:
     for d in gm.decls:
         if isinstance(d, m.AttributeDecl):
             out.append(Declared(d.name, "attribute", d.span, d))
-            out.extend(Declared(v.name, "value", _named(v.span, v.name), v, d.name) for v in d.values)
+            out.extend(Declared(v.name, "value", named_span(v.span, v.name), v, d.name) for v in d.values)
         elif isinstance(d, m.ValueDecl):
             out.append(Declared(d.name, "value table", d.span, d))
         elif isinstance(d, m.ZoneDecl):
@@ -138,7 +133,7 @@ def uses(gm: m.GameModel) -> list[Use]:
         elif isinstance(x, m.Attr):
             out.append(Use(x.name, x.name_span, dotted=True))
         elif isinstance(x, (m.Call, m.CallSteps)):
-            out.append(Use(x.func, _named(x.span, x.func)))
+            out.append(Use(x.func, named_span(x.span, x.func)))
         elif isinstance(x, (m.Choose, m.Race)):
             out.extend(Use(name, span) for name, span in x.actions)
         elif isinstance(x, m.Deal):
@@ -362,7 +357,7 @@ class Index:
         """On the word `card` of a card literal (`card(K, hearts)`): the card and its values."""
         for x in m.walk(self.model.decls):
             if isinstance(x, m.Call) and x.func == "card" and not x.span.file \
-                    and _contains(_named(x.span, "card"), line, column):
+                    and _contains(named_span(x.span, "card"), line, column):
                 parts, symbols = [], []
                 for arg in x.args:
                     name = arg.name if isinstance(arg, m.Name) else str(getattr(arg, "value", "?"))
@@ -464,153 +459,7 @@ def rename_problem(index: "Index", name: str, new: str) -> str | None:
     return None
 
 
-# ---- hover -------------------------------------------------------------------
-
-_COMMENT = re.compile(r"\s*#(.*)")
-
-
-def comments(text: str, line: int) -> str:
-    """The comment lines written directly above line `line` (1-based), and the comment at its end."""
-    lines = text.split("\n")
-    above = []
-    k = line - 2
-    while k >= 0 and (match := re.fullmatch(r"\s*#(.*)", lines[k])):
-        above.append(match.group(1).strip())
-        k -= 1
-    above.reverse()
-    if 0 < line <= len(lines):
-        trailing = _trailing_comment(lines[line - 1])
-        if trailing:
-            above.append(trailing)
-    return "\n".join(above).strip()
-
-
-def _trailing_comment(line: str) -> str:
-    """The comment at the end of a line of code (a '#' outside quotes)."""
-    quoted = False
-    for i, ch in enumerate(line):
-        if ch == '"':
-            quoted = not quoted
-        elif ch == "#" and not quoted:
-            return line[i + 1:].strip() if line[:i].strip() else ""
-    return ""
-
-
-def source_of(gm: m.GameModel, span: Span) -> str:
-    """The text of a span (in the document, or in a file a variant extends)."""
-    text = dict(gm.sources).get(span.file, "") if span.file and span.file != gm.filename else gm.text
-    lines = text.split("\n")
-    if not span.line or span.line > len(lines):
-        return ""
-    if span.end_line == span.line:
-        return lines[span.line - 1][span.column - 1:span.end_column - 1]
-    parts = [lines[span.line - 1][span.column - 1:]] + lines[span.line:span.end_line - 1]
-    parts.append(lines[span.end_line - 1][:span.end_column - 1] if span.end_line <= len(lines) else "")
-    return "\n".join(parts)
-
-
-def describe(gm: m.GameModel, d: Declared) -> str:
-    """A hover's text (Markdown): what the name is, then the comment written above it."""
-    x = d.decl
-    src = lambda e: source_of(gm, e.span) if e is not None else ""  # noqa: E731
-    if isinstance(x, m.ZoneDecl):
-        props = ", ".join(w for w, _ in x.props)
-        head = f"zone `{x.name}`" + (" per player" if x.per_player else "") + (f": {props}" if props else "")
-        if x.label:
-            head += f' "{x.label}"'
-    elif isinstance(x, m.VarDecl):
-        vis = x.visibility[0] if x.visibility else "public"
-        owner = " per card" if x.per_card else " per player" if x.per_player else ""
-        head = f"{vis} variable `{x.name}`{owner}"
-        if x.type:
-            head += f": {x.type}"
-        if x.init is not None:
-            head += f" = `{src(x.init)}`"
-        if x.label:
-            head += f' "{x.label}"'
-    elif isinstance(x, m.ParamDecl):
-        head = f"parameter `{x.name}`" + (" per player" if x.per_player else "") + f" = `{src(x.init)}`"
-    elif isinstance(x, m.OptionDecl):
-        head = f"option `{x.name}`, default `{src(x.default)}`" + (f": {x.doc}" if x.doc else "")
-    elif isinstance(x, m.OptionChoiceDecl):
-        if d.kind == "option value":
-            head = f"value `{d.name}` of option `{x.name}`"
-        else:
-            names = [n for n, _ in x.choices]
-            head = f"option `{x.name}`: one of {', '.join(names)} (default `{names[0]}`)" if names else \
-                f"option `{x.name}`"
-            if x.doc:
-                head += f": {x.doc}"
-    elif isinstance(x, m.DefDecl):
-        head = f"def `{x.name}({', '.join(x.params)})` = `{src(x.body)}`"
-    elif isinstance(x, m.StepsDecl):
-        head = f"def `{x.name}({', '.join(x.params)})` (steps: called as a statement)"
-    elif isinstance(x, m.ActionDecl):
-        head = f"action `{x.name}`" + (f' "{x.label}"' if x.label else "")
-        if x.param:
-            head += ", choosing " + ", ".join(f"`{name}` in `{src(domain)}`"
-                                              for name, domain in ((x.param, x.domain),) + x.more)
-        extra = [w for w, on in (("anytime", x.anytime), ("spoken", x.spoken)) if on]
-        if extra:
-            head += f" ({', '.join(extra)})"
-    elif isinstance(x, m.AttributeDecl):
-        head = f"attribute `{x.name}`: " + ", ".join(v.name for v in x.values)
-    elif isinstance(x, m.AttrValue):
-        head = f"value `{x.name}` of attribute `{d.parent}`" + (f' "{x.symbol}"' if x.symbol else "")
-    elif isinstance(x, m.ValueDecl):
-        head = f"value table `{x.name}` (an attribute of the cards, read as `c.{x.name}`)"
-    elif isinstance(x, m.PatternDecl):
-        head = f"pattern `{x.name}`"
-    elif isinstance(x, m.ModifierDecl):
-        head = f"modifier `{x.name}` while `{src(x.cond)}`"
-    else:
-        head = f"{d.kind} `{d.name}`"
-    text = dict(gm.sources).get(d.span.file, "") if d.span.file and d.span.file != gm.filename else gm.text
-    note = comments(text, d.span.line)
-    where = f"\n\n*declared in {d.span.file}*" if d.span.file and d.span.file != gm.filename else ""
-    return head + where + (f"\n\n---\n{note}" if note else "")
-
-
-# ---- outline -------------------------------------------------------------------
-
-def outline(gm: m.GameModel) -> list[tuple[str, str, Span, list]]:
-    """The document's outline: (name, kind, span, children) per declaration of the document itself
-    (not those a variant inherits), in file order; a span is where its name (or keyword) is."""
-    out = []
-    for d in gm.decls:
-        if not isinstance(d, _OUTLINE_KINDS) or d.span.file or not d.span.line:
-            continue
-        if isinstance(d, m.AttributeDecl):
-            kids = [(v.name, "value", _named(v.span, v.name), []) for v in d.values]
-            out.append((d.name, "attribute", d.span, kids))
-        elif isinstance(d, m.CardsDecl):
-            out.append((d.named or "cards", "cards", d.span, []))
-        elif isinstance(d, m.VarDecl):
-            out.append((d.name, "card variable" if d.per_card else "variable", d.span, []))
-        elif isinstance(d, m.TriggerDecl):
-            out.append((d.label or f"on {source_of(gm, d.event.span)}", "trigger", d.span, []))
-        elif isinstance(d, m.InvariantDecl):
-            out.append((d.name, "invariant", d.span, []))
-        elif isinstance(d, m.FlowBlock):
-            out.append((d.kind, "flow", d.span, []))
-        elif isinstance(d, m.EndWhen):
-            out.append(("end when", "flow", d.span, []))
-        elif isinstance(d, m.Heuristic):
-            out.append(("heuristic", "heuristic", d.span, []))
-        else:
-            kind = {m.ValueDecl: "value table", m.ZoneDecl: "zone", m.ParamDecl: "parameter",
-                    m.OptionDecl: "option", m.OptionChoiceDecl: "option", m.DefDecl: "def", m.StepsDecl: "def",
-                    m.PatternDecl: "pattern", m.ModifierDecl: "modifier", m.ActionDecl: "action"}[type(d)]
-            out.append((d.name, kind, d.span, []))
-    return out
-
-
-# ---- completion ------------------------------------------------------------------
-
-_WORD_BEFORE = re.compile(r"(?:([A-Za-z_][A-Za-z_0-9]*)\s*\.\s*)?([A-Za-z_0-9]*)$")
-_PLAYER_WORDS = {"me", "owner", "current", "p", "q", "player"}
-_COMPARED = re.compile(r"\.\s*([A-Za-z_]\w*)\s*(?:==|!=)\s*[A-Za-z_0-9]*$")
-
+# ---- the language's words ----------------------------------------------------
 
 @functools.cache
 def keywords() -> tuple[str, ...]:
@@ -618,156 +467,3 @@ def keywords() -> tuple[str, ...]:
     from ..language.declarations import ZONE_PROPS
     from ..language.grammar_file import grammar_text
     return tuple(sorted(set(re.findall(r'"([a-z_]+)"i?', grammar_text())) | ZONE_PROPS))
-
-
-def in_comment_or_string(before: str) -> bool:
-    quoted = False
-    for ch in before:
-        if ch == '"':
-            quoted = not quoted
-        elif ch == "#" and not quoted:
-            return True
-    return quoted
-
-
-# The common blocks, as LSP snippets (${n:default} a place to fill, $0 where the cursor ends):
-# (label, what it writes, the snippet). tests/test_lsp.py checks that each, filled with its
-# defaults, is a declaration or statement the parser reads.
-SNIPPETS = (
-    ("action", "a move", 'action ${1:name} "${2:label}" (${3:c} in ${4:me.hand}) {\n  $0\n}'),
-    ("def", "a function", "def ${1:name}(${2:x}) = ${0:x}"),
-    ("def steps", "steps (a def of statements)", "def ${1:name}(${2:p}) {\n  $0\n}"),
-    ("zone", "a zone of each player", "zone ${1:name} per player: ${2:owner}"),
-    ("var", "a variable of each player", "var ${1:name} per player = ${2:0}"),
-    ("pattern", "a pattern", "pattern ${1:name}: ${2:3} cards, same ${3:rank}"),
-    ("on move", "a trigger", "on move ${1:c} to ${2:discard} {\n  $0\n}"),
-    ("modifier", "a modifier", "modifier ${1:name} while ${2:true} {\n  ${0:size = 2}\n}"),
-    ("setup", "the setup", "setup {\n  shuffle ${1:deck}\n  deal ${2:5} from ${1:deck} to ${3:hand}\n}"),
-    ("round", "the round", "round {\n  for each ${1:p} in ${2:players} {\n    turn ${1:p} { choose ${3:play} }\n  }\n}"),
-    ("outcome", "the outcome", "outcome {\n  places ${1:p} in ${2:players} by ${0:p.score}\n}"),
-    ("if", "if ... else", "if ${1:true} {\n  $2\n} else {\n  $0\n}"),
-    ("for each", "a loop over players", "for each ${1:p} in ${2:players} {\n  $0\n}"),
-    ("while", "a loop", "while ${1:true} {\n  $0\n}"),
-)
-_CARD_ARGS = re.compile(r"\bcard\(([^()]*)$")
-
-
-def completions(index: "Index | None", before: str, line: int = 0, column: int = 0) -> list[tuple[str, str, object]]:
-    """What may be written at the cursor, `before` being its line up to it and (line, column) its
-    place: (name, kind, declaration, Local or snippet text; or None). After a dot, what a player or
-    a card has; inside `card(`, the values of the attribute at that argument; elsewhere the names
-    the rules bind that are in scope, every declared name, the built-in names, the keywords and,
-    at the start of a line, the snippets of the common blocks."""
-    from ..language.context import BUILTINS
-    if in_comment_or_string(before):
-        return []
-    match = _WORD_BEFORE.search(before)
-    receiver = match[1] if match and "." in match[0] else None
-    decls = index.decls if index is not None else []
-    card = _CARD_ARGS.search(before)
-    if card and receiver is None:  # card(K, h|: the values of the attribute of this argument
-        attributes = [d.name for d in decls if d.kind == "attribute"]
-        k = card[1].count(",")
-        if k < len(attributes):
-            return [(d.name, d.kind, d) for d in decls if d.kind == "value" and d.parent == attributes[k]]
-    compared = _COMPARED.search(before)
-    if compared and receiver is None:  # `c.suit == `: the values of suit first
-        values = [d for d in decls if d.kind == "value" and d.parent == compared[1]]
-        if values:
-            return [(d.name, d.kind, d) for d in values]
-    if receiver is not None:
-        player = [d for d in decls if isinstance(d.decl, (m.ZoneDecl, m.VarDecl, m.ParamDecl))
-                  and getattr(d.decl, "per_player", False) and not getattr(d.decl, "per_card", False)]
-        card = [d for d in decls if d.kind in ("attribute", "value table", "card variable")]
-        typed = next((d.decl.type for d in decls if d.name == receiver and isinstance(d.decl, m.VarDecl)), None)
-        if receiver in _PLAYER_WORDS or typed == "player":
-            chosen = player
-        elif receiver == "c" or typed == "card":
-            chosen = card
-        else:
-            chosen = player + card
-        return [(d.name, d.kind, d) for d in chosen]
-    scoped = index.locals_in_scope(line, column) if index is not None and line else []
-    out = [(b.name, "local", b) for b in scoped]
-    seen = {b.name for b in scoped}
-    out += [(d.name, d.kind, d) for d in decls if d.name not in seen]
-    seen |= {d.name for d in decls}
-    out += [(name, "built-in", None) for name in sorted(BUILTINS) if name not in seen]
-    out += [(word, "keyword", None) for word in keywords() if word not in seen and word not in BUILTINS]
-    if not before.strip():  # a line's start: a block may begin here
-        out += [(label, "snippet", body) for label, _, body in SNIPPETS]
-    return out
-
-
-# ---- semantic tokens ------------------------------------------------------------
-
-TOKEN_TYPES = ("keyword", "comment", "string", "number", "struct", "variable", "property", "enum", "enumMember",
-               "function", "method", "type", "interface", "parameter")
-TOKEN_MODIFIERS = ("declaration", "readonly", "defaultLibrary")
-_KIND_TOKEN = {"zone": ("struct", ()), "variable": ("variable", ()), "parameter": ("variable", ()),
-               "option": ("variable", ("readonly",)), "card variable": ("property", ()),
-               "value table": ("property", ("readonly",)), "attribute": ("enum", ()), "value": ("enumMember", ()),
-               "option value": ("enumMember", ()), "def": ("function", ()), "action": ("method", ()),
-               "pattern": ("type", ()), "modifier": ("interface", ()), "local": ("parameter", ())}
-_LEX = re.compile(r'(?P<comment>#.*)|(?P<string>"[^"\n]*"?)|(?P<number>\b\d+\b)|(?P<word>[A-Za-z_]\w*)')
-_BRACED = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
-
-
-def semantic_tokens(text: str, index: "Index | None") -> list[tuple[int, int, int, str, tuple]]:
-    """(line, column, length, token type, modifiers) of the text's words, comments, strings and
-    numbers, in order; 1-based lines and character columns. A declared name is coloured by its
-    kind (at its declaration with the modifier 'declaration'), a local name not at all; the
-    values in a message's braces are read as code."""
-    from ..language.context import BUILTINS
-    kinds: dict = {}
-    if index is not None and index.model.text == text:
-        for u in index.uses:
-            if not u.span.file:
-                found = index.definitions(u.name, u.dotted)
-                if found:
-                    kinds[(u.span.line, u.span.column)] = (found[0].kind, False)
-        for d in index.decls:
-            if not d.span.file:
-                kinds[(d.span.line, d.span.column)] = (d.kind, True)
-        for span in index.local_uses:
-            if not span.file:
-                kinds[(span.line, span.column)] = ("local", False)
-        for b in index.local_bindings:
-            if not b.span.file:
-                kinds[(b.span.line, b.span.column)] = ("local", True)
-    words = set(keywords())
-    out = []
-
-    def lex(line_no: int, src: str, offset: int):
-        for match in _LEX.finditer(src):
-            group, column = match.lastgroup, offset + match.start() + 1
-            if group == "string":
-                last = 0
-                body = match[0]
-                for brace in _BRACED.finditer(body):
-                    if brace[0] in ("{{", "}}"):
-                        continue
-                    out.append((line_no, column + last, brace.start() + 1 - last, "string", ()))
-                    lex(line_no, brace[0][1:-1], column + brace.start())
-                    last = brace.end() - 1
-                out.append((line_no, column + last, len(body) - last, "string", ()))
-            elif group == "word":
-                known = kinds.get((line_no, column))
-                if known is None and index is not None:  # a text that does not parse: by name alone
-                    dotted = src[:match.start()].rstrip().endswith(".")
-                    found = index.definitions(match[0], dotted)
-                    known = (found[0].kind, False) if found else None
-                if known is not None:
-                    kind, declared = known
-                    token, mods = _KIND_TOKEN.get(kind, ("variable", ()))
-                    out.append((line_no, column, len(match[0]), token, mods + (("declaration",) if declared else ())))
-                elif match[0] in words:
-                    out.append((line_no, column, len(match[0]), "keyword", ()))
-                elif match[0] in BUILTINS:
-                    out.append((line_no, column, len(match[0]), "function", ("defaultLibrary",)))
-            else:
-                out.append((line_no, column, len(match[0]), group, ()))
-
-    for k, src in enumerate(text.split("\n"), 1):
-        lex(k, src, 0)
-    return [x for x in out if x[2] > 0]

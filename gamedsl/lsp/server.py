@@ -18,7 +18,7 @@ from ..errors import Diagnostic, Span
 from ..language.progress import Cancelled, cancellable
 from ..version import __version__
 from . import analysis as a
-from . import checking, fixes
+from . import checking, describe, fixes, tokens
 
 log = logging.getLogger(__name__)
 
@@ -296,7 +296,7 @@ def document_symbol(ls: GameServer, params: t.DocumentSymbolParams):
     if state is None or state.index is None:
         return []
     lines = state.index.model.text.split("\n")  # the text that parsed last, which the spans are of
-    entries = a.outline(state.index.model)
+    entries = describe.outline(state.index.model)
 
     def symbol(name, kind, span, kids, last_line):
         sel = ls.range_of(lines, span)
@@ -418,7 +418,7 @@ def hover(ls: GameServer, params: t.HoverParams):
     decls = state.index.definitions(name, dotted)
     if not decls:
         return None
-    text = "\n\n".join(a.describe(state.index.model, d) for d in decls)
+    text = "\n\n".join(describe.describe(state.index.model, d) for d in decls)
     return t.Hover(contents=t.MarkupContent(kind=t.MarkupKind.Markdown, value=text))
 
 
@@ -431,7 +431,7 @@ _COMPLETION_KINDS = {"zone": t.CompletionItemKind.Field, "variable": t.Completio
                      "action": t.CompletionItemKind.Method, "built-in": t.CompletionItemKind.Function,
                      "keyword": t.CompletionItemKind.Keyword, "local": t.CompletionItemKind.Variable,
                      "snippet": t.CompletionItemKind.Snippet}
-_SNIPPET_DETAIL = {label: what for label, what, _ in a.SNIPPETS}
+_SNIPPET_DETAIL = {label: what for label, what, _ in tokens.SNIPPETS}
 
 
 @server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=["."]))
@@ -443,7 +443,7 @@ def completion(ls: GameServer, params: t.CompletionParams):
     before = lines[line - 1][:col - 1] if line <= len(lines) else ""
     index = state.index if state is not None else None
     items = []
-    for name, kind, d in a.completions(index, before, line, col):
+    for name, kind, d in tokens.completions(index, before, line, col):
         if kind == "snippet":
             items.append(t.CompletionItem(label=f"{name} …", kind=t.CompletionItemKind.Snippet, filter_text=name,
                                           detail=_SNIPPET_DETAIL[name], insert_text=d,
@@ -453,7 +453,7 @@ def completion(ls: GameServer, params: t.CompletionParams):
             items.append(t.CompletionItem(label=name, kind=t.CompletionItemKind.Variable, detail=d.what,
                                           sort_text="0" + name))
             continue
-        doc = a.describe(index.model, d) if d is not None else None
+        doc = describe.describe(index.model, d) if d is not None else None
         items.append(t.CompletionItem(
             label=name, kind=_COMPLETION_KINDS.get(kind, t.CompletionItemKind.Text), detail=kind,
             documentation=t.MarkupContent(kind=t.MarkupKind.Markdown, value=doc) if doc else None,
@@ -492,7 +492,7 @@ async def code_action(ls: GameServer, params: t.CodeActionParams):
 
 
 @server.feature(t.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
-                t.SemanticTokensLegend(token_types=list(a.TOKEN_TYPES), token_modifiers=list(a.TOKEN_MODIFIERS)))
+                t.SemanticTokensLegend(token_types=list(tokens.TOKEN_TYPES), token_modifiers=list(tokens.TOKEN_MODIFIERS)))
 async def semantic_tokens(ls: GameServer, params: t.SemanticTokensParams):
     """The colours of the document's words; a name's by its kind (from the last text that parsed). An
     editor asks as it opens a file, while its first check runs: the answer waits for that check."""
@@ -505,13 +505,13 @@ async def semantic_tokens(ls: GameServer, params: t.SemanticTokensParams):
     lines = text.split("\n")
     data: list[int] = []
     last_line = last_col = 0
-    for line, column, length, kind, mods in a.semantic_tokens(text, state.index if state else None):
+    for line, column, length, kind, mods in tokens.semantic_tokens(text, state.index if state else None):
         src = lines[line - 1]
         col = a.utf16_len(src[:column - 1])
         size = a.utf16_len(src[column - 1:column - 1 + length])
         delta_line = line - 1 - last_line
-        data += [delta_line, col - last_col if delta_line == 0 else col, size, a.TOKEN_TYPES.index(kind),
-                 sum(1 << a.TOKEN_MODIFIERS.index(m) for m in mods)]
+        data += [delta_line, col - last_col if delta_line == 0 else col, size, tokens.TOKEN_TYPES.index(kind),
+                 sum(1 << tokens.TOKEN_MODIFIERS.index(m) for m in mods)]
         last_line, last_col = line - 1, col
     return t.SemanticTokens(data=data)
 
