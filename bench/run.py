@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import operator
 import os
-import random
 import re
 import statistics
 import subprocess
@@ -20,15 +18,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import Callable
 
 HERE = Path(__file__).resolve()
 ROOT = HERE.parents[1]   # the checkout this script belongs to
+sys.path.insert(0, str(ROOT))
+from bench.report import report, targets  # noqa: E402
+from bench.timing import (CLONE_EVERY, Row, add, calls_per_move, clone_times, greedy_times,  # noqa: E402
+                          measure, random_playout)
 
-MOVE_CAP = 1_000_000     # a random game longer than this is reported as stuck
 ROUNDS = 5               # implementations of the same game are measured in this many alternating slices
-CLONE_EVERY = 10         # the clone section copies the state at every 10th decision ...
-CLONE_REPS = 100         # ... this many times
 GREEDY_GAMES = 2         # the greedy section plays at most this many games ...
 GREEDY_DECISIONS = 150   # ... and times this many decisions (30 with --quick)
 HEARTS = "hearts"        # bench/hearts.game: a workload of the greedy section only
@@ -38,106 +37,6 @@ IMPLS = ("plain", "state", "gamedsl", "before")  # the order of the rows of one 
 def note(text: str) -> None:
     """Progress, on stderr: the report (or the JSON) alone goes to stdout."""
     print(text, file=sys.stderr, flush=True)
-
-
-# ---- random playouts, timed
-
-class Row(NamedTuple):
-    """One measurement: a game played at random, many times, for a fixed time."""
-    impl: str
-    game: str
-    players: int
-    games: int = 0
-    moves: int = 0
-    seconds: float = 0.0
-    error: str = ""
-
-    @property
-    def us_per_move(self) -> float:
-        return self.seconds / self.moves * 1e6
-
-
-def measure(impl: str, game: str, players: int, play_one: Callable[[int], int],
-            seconds: float, first_seed: int = 0) -> Row:
-    """Play games with seeds first_seed, first_seed + 1, ... until `seconds` have passed."""
-    try:
-        play_one(10**9)  # warm-up
-        games = moves = 0
-        start = time.perf_counter()
-        while True:
-            moves += play_one(first_seed + games)
-            games += 1
-            elapsed = time.perf_counter() - start
-            if elapsed >= seconds:
-                return Row(impl, game, players, games, moves, elapsed)
-    except Exception as e:  # a broken game must not hide the other measurements
-        return Row(impl, game, players, error=f"{type(e).__name__}: {e}")
-
-
-def add(a: Row, b: Row) -> Row:
-    return a._replace(games=a.games + b.games, moves=a.moves + b.moves, seconds=a.seconds + b.seconds,
-                      error=a.error or b.error)
-
-
-def random_playout(game, players: int) -> Callable[[int], int]:
-    """A function that plays one uniformly random game with gamedsl and returns its moves."""
-    def play_one(seed: int) -> int:
-        state = game.new_state(players=players, seed=seed)
-        choice = random.Random(seed).choice
-        moves = 0
-        while not state.is_terminal():
-            state.apply_action(choice(state.legal_actions()))
-            moves += 1
-            if moves > MOVE_CAP:
-                raise RuntimeError(f"seed {seed}: no end after {MOVE_CAP} moves")
-        return moves
-    return play_one
-
-
-def calls_per_move(play_one: Callable[[int], int], games: int) -> dict:
-    """Function calls per move, as cProfile counts them (built-ins included), over random games with
-    seeds 0 .. games-1: the work per move, free of the machine's speed."""
-    import cProfile
-    import pstats
-    profile = cProfile.Profile()
-    profile.enable()
-    moves = sum(play_one(seed) for seed in range(games))
-    profile.disable()
-    return {"games": games, "moves": moves, "calls_per_move": pstats.Stats(profile).total_calls / moves}
-
-
-def clone_times(game, players: int, seed: int) -> tuple[float, int]:
-    """One random game, copying the state CLONE_REPS times at every CLONE_EVERY-th decision:
-    (seconds spent copying, copies made)."""
-    state = game.new_state(players=players, seed=seed)
-    choice = random.Random(seed).choice
-    spent, clones, moves = 0.0, 0, 0
-    while not state.is_terminal() and moves <= MOVE_CAP:
-        if moves % CLONE_EVERY == 0:
-            start = time.perf_counter()
-            for _ in range(CLONE_REPS):
-                state.clone(past=False)
-            spent += time.perf_counter() - start
-            clones += CLONE_REPS
-        state.apply_action(choice(state.legal_actions()))
-        moves += 1
-    return spent, clones
-
-
-def greedy_times(game, players: int, seed: int, make_bot, cap: int) -> list[float]:
-    """One game with a greedy bot in every seat: the ms of its first `cap` real choices (two legal
-    moves or more; a forced move is played untimed)."""
-    bots = [make_bot("greedy", seed * 100 + p) for p in range(players)]
-    state = game.new_state(players=players, seed=seed)
-    times = []
-    while not state.is_terminal() and len(times) < cap:
-        start = time.perf_counter()
-        action = bots[state.current_player()].choose(state)
-        elapsed = time.perf_counter() - start
-        if len(state.legal_actions()) > 1:
-            times.append(elapsed * 1000)
-        state.apply_action(action)
-    return times
 
 
 # ---- one checkout's gamedsl: in this process, or in a worker process for --before
@@ -521,185 +420,6 @@ def greedy_section(engines: dict, tasks: list, decisions: int) -> list[dict]:
     return entries
 
 
-# ---- the targets
-
-def find(entries: list[dict], **match) -> list[dict]:
-    return [e for e in entries if all(e.get(k) == v for k, v in match.items())]
-
-
-def verdict(target: str, figure: str, met: bool | None, why: str = "") -> dict:
-    status = f"not measured ({why})" if met is None else "met" if met else "NOT met"
-    return {"target": target, "figure": figure, "met": met, "status": status}
-
-
-def label(e: dict) -> str:
-    return f"{e['game']} {e['players']}p" if e.get("players") else e["game"]
-
-
-COMPARE = {"<": operator.lt, "<=": operator.le, ">=": operator.ge, ">": operator.gt}
-
-
-def every(target: str, entries: list[dict], key: str, test: str, limit: float, unit: str) -> dict:
-    """A target every entry must meet: the worst figure, and which game has it."""
-    if not entries:
-        return verdict(target, "", None, "not in this run")
-    failed = [label(e) for e in entries if e.get("error")]
-    if failed:
-        return verdict(target, "failed: " + ", ".join(failed), False)
-    missing = [label(e) for e in entries if e[key] is None]  # no baseline or before in this run
-    if missing:
-        return verdict(target, "", None, "no figure for " + ", ".join(missing))
-    worst = (min if test in (">=", ">") else max)(entries, key=lambda e: e[key])
-    figure = f"{worst[key]:.2f}{unit}" if len(entries) == 1 else \
-        f"worst {worst[key]:.2f}{unit} ({label(worst)}, of {len(entries)})"
-    return verdict(target, figure, COMPARE[test](worst[key], limit))
-
-
-def versus_peer(target: str, ours: list[dict], peer: list[dict], key: str, limit: float, unit: str,
-                slices: list[dict]) -> dict:
-    """A target relative to a peer's figure in the same run: the peer's time per move over ours
-    must be at least `limit`. Measured in alternating slices (PAIRED), the median of the slices'
-    ratios decides; else the totals, measured one after the other."""
-    digits = 0 if key == "moves_per_s" else 2
-    if not peer or peer[0].get("error") == "not installed":
-        return verdict(target, "", None, "peer not installed")
-    if not ours:
-        return verdict(target, "", None, "not in this run")
-    a, b = ours[0], peer[0]
-    if a.get("error") or b.get("error"):
-        return verdict(target, f"failed: {a.get('error') or b.get('error')}", False)
-    figure = f"{a[key]:.{digits}f} vs {b[key]:.{digits}f} {unit}"
-    if slices:
-        ratio = slices[0]["median"]
-        return verdict(target, f"{figure}; its time per move over ours {ratio:.2f}x, median of "
-                               f"{slices[0]['slices']} alternating slices", ratio >= limit)
-    ratio = b["us_per_move"] / a["us_per_move"]
-    return verdict(target, f"{figure}; its time per move over ours {ratio:.2f}x", ratio >= limit)
-
-
-def by_ab(target: str, result: dict, a: str, b: str, test: str, limit: float) -> dict | None:
-    """A target decided by the A/B of a and b (bench/ab.py: B's CPU time per move over A's, in
-    separate processes by turns), or None when this run has none."""
-    found = [r for r in result.get("ab", ()) if (r["a"], r["b"]) == (a, b)]
-    if not found:
-        return None
-    r = found[0]
-    if "error" in r:
-        why = r["error"]
-        return verdict(target, "", None, why) if why.endswith("not installed") else verdict(target, why, False)
-    return verdict(f"{target} (A/B of CPU time)", f"{r['median']:.2f}x, median of {r['rounds']} rounds in "
-                   f"separate processes (range {r['low']:.2f}-{r['high']:.2f})", COMPARE[test](r["median"], limit))
-
-
-def targets(result: dict, before: bool) -> list[dict]:
-    rows, ours = result["rows"], {"impl": "gamedsl"}
-    laus = [by_ab(f"Laus {n}p <= 2.0x state", result, f"state:laus:{n}", f"gamedsl:laus:{n}", "<=", 2.0) or
-            every(f"Laus {n}p <= 2.0x state (median of alternating slices)",
-                  find(result["ratios"], game="laus", players=n, versus="state", **ours), "median", "<=", 2.0, "x")
-            for n in (3, 4)]
-    faster = every("every game faster per move than before (median of alternating slices)",
-                   find(result["ratios"], impl="before", versus="gamedsl"), "median", ">", 1.0, "x") if before else \
-        verdict("every game faster per move than before (median of alternating slices)", "", None, "needs --before")
-    return laus + [faster] + [
-        by_ab("LOL moves/s >= RLCard UNO moves/s (2p): UNO's time per move over ours >= 1", result,
-              "gamedsl:lol:2", "rlcard:uno:2", ">=", 1.0) or
-        versus_peer("LOL moves/s >= RLCard UNO moves/s (2p)", find(rows, game="lol", players=2, **ours),
-                    find(rows, impl="rlcard", game="uno"), "moves_per_s", 1.0, "moves/s",
-                    find(result["ratios"], impl="rlcard", game="uno", versus="gamedsl")),
-        by_ab("Crazy Eights us/move <= 2x OpenSpiel crazy_eights (2p): its time per move over ours >= 0.5",
-              result, "gamedsl:crazy_eights:2", "openspiel:crazy_eights:2", ">=", 0.5) or
-        versus_peer("Crazy Eights us/move <= 2x OpenSpiel crazy_eights (2p)",
-                    find(rows, game="crazy_eights", players=2, **ours),
-                    find(rows, impl="openspiel", game="crazy_eights"), "us_per_move", 0.5, "us/move",
-                    find(result["ratios"], impl="openspiel", game="crazy_eights", versus="gamedsl")),
-        by_ab("Law 2p <= 8x plain Laus 3p", result, "plain:laus:3", "gamedsl:law:2", "<=", 8.0) or
-        every("Law <= 8x plain", find(rows, game="law", **ours), "x_plain", "<=", 8.0, "x"),
-        every("warm load < 100 ms, every game", find(result["load"], **ours), "warm_ms", "<", 100, " ms"),
-        every("Laus calls per move <= 1.3x state's (3p)", find(result["calls"], **ours), "x_state", "<=", 1.3, "x"),
-        every("gamedsl check law.game after an edit to one rule < 300 ms", find(result["edit"], **ours),
-              "edit_ms", "<", 300, " ms"),
-        every("clone <= 3 random moves, every seed game", find(result["clone"], **ours),
-              "clone_per_move", "<=", 3.0, " moves"),
-        every("greedy median <= 10 ms, every game incl. Hearts", find(result["greedy"], **ours),
-              "median_ms", "<=", 10.0, " ms"),
-        every("greedy >= 3x faster than before (mean), every game", find(result["greedy"], **ours),
-              "speedup_vs_before", ">=", 3.0, "x") if before else
-        verdict("greedy >= 3x faster than before (mean), every game", "", None, "needs --before"),
-    ]
-
-
-# ---- the text report
-
-class Col(NamedTuple):
-    header: str
-    key: str
-    width: int
-    fmt: str = ""   # a number's format; "" for text, left-aligned
-
-
-IMPL, GAME, PLAYERS = Col("impl", "impl", 9), Col("game", "game", 14), Col("pl", "players", 2, "d")
-
-
-def cell(col: Col, e: dict) -> str:
-    v = e.get(col.key)
-    if not col.fmt:
-        return f"{v or '':<{col.width}}"
-    return f"{'-' if v is None else format(v, col.fmt):>{col.width}}"
-
-
-def table(title: str, cols: list[Col], entries: list[dict]) -> None:
-    """A section: its title, a header, and an entry a line (a failed one says why)."""
-    print(f"\n{title}")
-    head = " ".join(f"{c.header:<{c.width}}" if not c.fmt else f"{c.header:>{c.width}}" for c in cols)
-    print(head)
-    print("-" * len(head))
-    for e in entries:
-        if e.get("error"):
-            shown = [c for c in cols[:3] if c.key in e]
-            why = " ".join(e["error"].split())  # one line, however the error was written
-            why = why if why == "not installed" else f"FAILED {why[:160]}"
-            print(" ".join(cell(c, e) for c in shown), why)
-        else:
-            print(" ".join(cell(c, e) for c in cols))
-
-
-def report(result: dict) -> None:
-    table("Random playouts (a move is one decision of a player)",
-          [IMPL, GAME, PLAYERS, Col("games", "games", 7, "d"), Col("moves/s", "moves_per_s", 10, ".0f"),
-           Col("us/move", "us_per_move", 8, ".2f"), Col("x plain", "x_plain", 8, ".2f")], result["rows"])
-    print("x plain: time per move / plain Laus time per move (Laus: same player count; "
-          "other games: the mean of plain Laus 3p and 4p, as a yardstick).")
-    for q in result["ratios"]:
-        versus = q["versus"] if q["versus_game"] == q["game"] else f"{q['versus']} {q['versus_game']}"
-        print(f"{q['impl']} {q['game']} {q['players']}p: {q['median']:.2f}x {versus}'s time per move "
-              f"(median of {q['slices']} alternating slices; range {q['low']:.2f}-{q['high']:.2f})")
-    if result.get("ab"):
-        from bench import ab
-        print("\nA/B of CPU time (bench/ab.py: separate processes by turns, A B B A ...)")
-        for r in result["ab"]:
-            print("  " + ab.line(r))
-    table("Load + check (ms inside load_game, a fresh process each; cold: empty cache, warm: from the cache)",
-          [IMPL, GAME, Col("cold ms", "cold_ms", 8, ".1f"), Col("warm ms", "warm_ms", 8, ".1f")], result["load"])
-    table("Edit + check (ms of `gamedsl check law.game` in a fresh process; cold: empty cache, same: unchanged, "
-          "edit: after an edit to one rule)",
-          [IMPL, GAME, Col("cold ms", "cold_ms", 8, ".0f"), Col("same ms", "same_ms", 8, ".0f"),
-           Col("edit ms", "edit_ms", 8, ".0f")], result["edit"])
-    table("Calls per move (cProfile's count of function calls, built-ins included; random Laus games, same seeds)",
-          [IMPL, GAME, PLAYERS, Col("moves", "moves", 7, "d"), Col("calls/move", "calls_per_move", 10, ".1f"),
-           Col("x state", "x_state", 8, ".2f")], result["calls"])
-    table(f"Clone (state.clone(past=False) at every {CLONE_EVERY}th decision of random games, fewest players)",
-          [IMPL, GAME, PLAYERS, Col("us/clone", "us_per_clone", 9, ".2f"), Col("us/move", "us_per_move", 8, ".2f"),
-           Col("clone/move", "clone_per_move", 10, ".2f")], result["clone"])
-    table("Greedy (ms per decision with 2+ legal moves; a greedy bot in every seat)",
-          [IMPL, GAME, PLAYERS, Col("decisions", "decisions", 9, "d"), Col("median", "median_ms", 7, ".2f"),
-           Col("mean", "mean_ms", 7, ".2f"), Col("max", "max_ms", 7, ".1f"),
-           Col("x faster", "speedup_vs_before", 8, ".2f")], result["greedy"])
-    print("\nTargets")
-    for t in result["targets"]:
-        mark = {True: "met", False: "NOT met", None: "-"}[t["met"]]
-        print(f"  {mark:8} {t['target']}: {t['figure'] if t['met'] is not None else t['status']}")
-
-
 # ---- the run
 
 def rounded(value):
@@ -776,7 +496,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         print(json.dumps(rounded(result), indent=1))
     else:
-        report(result)
+        report(result, CLONE_EVERY)
 
 
 if __name__ == "__main__":
