@@ -10,7 +10,7 @@ rounds of B's CPU time per move over A's. Each turn of a side starts at the seed
 that side played, so the rounds together play one sequence of games.
 
 An implementation is IMPL:GAME:PLAYERS: `gamedsl:law:2` (this checkout's gamedsl, games/law.game),
-`plain:laus:3` and `state:laus:3` (bench/plain_laus.py, bench/plain_laus_state.py), and the peers
+`gamedsl@/tmp/old:law:2` (the gamedsl and games/law.game of the checkout /tmp/old), `plain:laus:3` and `state:laus:3` (bench/plain_laus.py, bench/plain_laus_state.py), and the peers
 of bench/peers.py: `rlcard:uno:2`, `openspiel:crazy_eights:2`, `openspiel:skat:3`.
 
     python bench/ab.py gamedsl:lol:2 rlcard:uno:2           # the peer's time per move over ours
@@ -34,12 +34,15 @@ ROUNDS = 5
 
 def player(spec: str):
     """The function that plays one random game of an implementation (seed -> moves)."""
-    impl, game, players = spec.split(":")
+    impl, game, players = spec.rsplit(":", 2)
     players = int(players)
-    if impl == "gamedsl":
-        sys.path.insert(0, str(ROOT))
-        from gamedsl.engine.game import load_game
-        loaded = load_game(ROOT / "games" / f"{game}.game") if game != "hearts" else load_game(HERE.parent / "hearts.game")
+    if impl == "gamedsl" or impl.startswith("gamedsl@"):
+        root = Path(impl[len("gamedsl@"):]).resolve() if "@" in impl else ROOT
+        sys.path.insert(0, str(root))
+        import gamedsl
+        if root not in Path(gamedsl.__file__).resolve().parents:
+            raise SystemExit(f"{spec}: gamedsl came from {gamedsl.__file__}, not from {root}")
+        loaded = gamedsl.load_game(str(root / "games" / f"{game}.game"))
 
         def play_one(seed: int) -> int:
             state = loaded.new_state(players=players, seed=seed)
@@ -114,11 +117,15 @@ PAIRS = (("state:laus:3", "gamedsl:laus:3"), ("state:laus:4", "gamedsl:laus:4"),
          ("gamedsl:lol:2", "rlcard:uno:2"), ("gamedsl:crazy_eights:2", "openspiel:crazy_eights:2"))
 
 
-def section(games: list[str], seconds: float, rounds: int = ROUNDS) -> list[dict]:
-    """bench/run.py's A/B section: each of PAIRS whose gamedsl games are among `games`, each turn
-    `seconds` of CPU time."""
+def section(games: list[str], seconds: float, rounds: int = ROUNDS, before: tuple = ()) -> list[dict]:
+    """bench/run.py's A/B section: each of PAIRS whose gamedsl games are among `games`, then, with
+    `before` ((checkout, [(game, players), ...])), each game of this checkout against that one's;
+    each turn `seconds` of CPU time."""
+    pairs = list(PAIRS)
+    if before:
+        pairs += [(f"gamedsl:{g}:{n}", f"gamedsl@{before[0]}:{g}:{n}") for g, n in before[1]]
     out = []
-    for a, b in PAIRS:
+    for a, b in pairs:
         if all(s.split(":")[1] in games for s in (a, b) if s.startswith("gamedsl:")):
             print(f"A/B {a} {b}", file=sys.stderr, flush=True)
             out.append(ab(a, b, seconds, rounds))

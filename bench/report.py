@@ -82,9 +82,14 @@ def targets(result: dict, before: bool) -> list[dict]:
             every(f"Laus {n}p <= 2.0x state (median of alternating slices)",
                   find(result["ratios"], game="laus", players=n, versus="state", **ours), "median", "<=", 2.0, "x")
             for n in (3, 4)]
-    faster = every("every game faster per move than before (median of alternating slices)",
-                   find(result["ratios"], impl="before", versus="gamedsl"), "median", ">", 1.0, "x") if before else \
-        verdict("every game faster per move than before (median of alternating slices)", "", None, "needs --before")
+    versus_before = [{"game": r["a"].split(":")[1], "players": int(r["a"].split(":")[2]),
+                      "median": r.get("median"), "error": r.get("error", "")}
+                     for r in result.get("ab", ()) if r["b"].startswith("gamedsl@")]
+    faster = every("every game faster per move than before (A/B of CPU time)", versus_before, "median", ">", 1.0,
+                   "x") if versus_before else \
+        every("every game faster per move than before (median of alternating slices)",
+              find(result["ratios"], impl="before", versus="gamedsl"), "median", ">", 1.0, "x") if before else \
+        verdict("every game faster per move than before", "", None, "needs --before")
     return laus + [faster] + [
         by_ab("LOL moves/s >= RLCard UNO moves/s (2p): UNO's time per move over ours >= 1", result,
               "gamedsl:lol:2", "rlcard:uno:2", ">=", 1.0) or

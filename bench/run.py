@@ -456,7 +456,8 @@ def run(args) -> dict:
     try:
         rows, ratios = playout_section(engines, [(n, k) for n in seeds for k in counts[n]], seconds)
         from bench import ab
-        result = {"rows": rows, "ratios": ratios, "ab": ab.section(seeds, args.seconds or (0.3 if args.quick else 1.0), args.ab_rounds),
+        result = {"rows": rows, "ratios": ratios, "ab": ab.section(seeds, args.seconds or (0.3 if args.quick else 1.0), args.ab_rounds,
+                                    (args.before, [(n, k) for n in seeds for k in counts[n]]) if args.before else ()),
                   "load": load_section(engines, seeds, 1 if args.quick else 3),
                   "edit": edit_section(engines) if "law" in seeds else [],
                   "calls": calls_section(engines, 3, 30 if args.quick else 200) if "laus" in seeds else [],

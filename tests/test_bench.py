@@ -72,14 +72,18 @@ def test_each_target_is_met_not_met_or_not_measured(result):
 
 def test_the_targets_against_state_and_plain_are_decided_by_an_ab_of_cpu_time(result):
     # bench/ab.py: each side in processes of its own, by turns; B's CPU time per move over A's
+    # ... and, with --before, each game and player count of the run against the other checkout's
     assert [(r["a"], r["b"]) for r in result["ab"]] == [
-        ("state:laus:3", "gamedsl:laus:3"), ("state:laus:4", "gamedsl:laus:4"), ("plain:laus:3", "gamedsl:law:2")]
+        ("state:laus:3", "gamedsl:laus:3"), ("state:laus:4", "gamedsl:laus:4"), ("plain:laus:3", "gamedsl:law:2"),
+        ("gamedsl:laus:3", f"gamedsl@{ROOT}:laus:3"), ("gamedsl:laus:4", f"gamedsl@{ROOT}:laus:4"),
+        ("gamedsl:law:2", f"gamedsl@{ROOT}:law:2")]
     for r in result["ab"]:
         assert r["rounds"] == 2 and 0 < r["low"] <= r["median"] <= r["high"] and r["us_a"] > 0 and r["us_b"] > 0
-        assert r["us_b"] > r["us_a"]  # a move of gamedsl's costs more than one of the hand-written Laus
+    assert all(r["us_b"] > r["us_a"] for r in result["ab"][:3])  # gamedsl's move costs more than hand-written Laus'
     decided = [t for t in result["targets"] if t["target"].endswith("(A/B of CPU time)")]
     assert [t["target"] for t in decided] == ["Laus 3p <= 2.0x state (A/B of CPU time)",
                                               "Laus 4p <= 2.0x state (A/B of CPU time)",
+                                              "every game faster per move than before (A/B of CPU time)",
                                               "Law 2p <= 8x plain Laus 3p (A/B of CPU time)"]
 
 
