@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import subprocess
 import sys
@@ -30,6 +29,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve()
 ROOT = HERE.parents[1]
 ROUNDS = 5
+sys.path.insert(0, str(ROOT))
+from bench.timing import random_playout  # noqa: E402  (before another checkout goes first on sys.path)
 
 
 def player(spec: str):
@@ -42,17 +43,7 @@ def player(spec: str):
         import gamedsl
         if root not in Path(gamedsl.__file__).resolve().parents:
             raise SystemExit(f"{spec}: gamedsl came from {gamedsl.__file__}, not from {root}")
-        loaded = gamedsl.load_game(str(root / "games" / f"{game}.game"))
-
-        def play_one(seed: int) -> int:
-            state = loaded.new_state(players=players, seed=seed)
-            choice = random.Random(seed).choice
-            moves = 0
-            while not state.is_terminal():
-                state.apply_action(choice(state.legal_actions()))
-                moves += 1
-            return moves
-        return play_one
+        return random_playout(gamedsl.load_game(str(root / "games" / f"{game}.game")), players)
     sys.path.insert(0, str(ROOT))
     if impl in ("plain", "state") and game == "laus":
         from bench import plain_laus, plain_laus_state
