@@ -134,13 +134,18 @@ class Player:
         self.errors: list[str] = []
         self.sent = 0
 
-    async def play(self):
+    async def play(self, together: "asyncio.Barrier | None" = None):
+        """Play the seat to the end; with `together`, its first frame is answered only once every
+        player of the barrier has had theirs (each sees the game from its start)."""
         async with websockets.connect(self.url, max_size=None, origin=self.origin) as ws:
             answered = None
             while True:
                 text = await ws.recv()
                 self.raw.append(text)
                 frame = json.loads(text)
+                if together is not None:
+                    await together.wait()
+                    together = None
                 if frame["type"] == "error":
                     self.errors.append(frame["message"])
                     if frame.get("fatal"):
@@ -171,8 +176,11 @@ def random_policy(seed: int):
     return lambda frame: rng.choice(frame["legal"])["move"]
 
 
-async def play_all(players: list[Player], timeout: float = 120):
-    await asyncio.wait_for(asyncio.gather(*(p.play() for p in players)), timeout)
+async def play_all(players: list[Player], timeout: float = 120, together: bool = False):
+    """Every player to the end; `together`: none moves before each has its first frame (else one
+    that connects late may first see the game after another's moves, as a loaded machine shows)."""
+    barrier = asyncio.Barrier(len(players)) if together else None
+    await asyncio.wait_for(asyncio.gather(*(p.play(barrier) for p in players)), timeout)
 
 
 def log_of(data: Path, table: str) -> Path:

@@ -44,7 +44,7 @@ def _play(tmp_path, react: bool, p1_answers_windows: bool):
             return frame["legal"][0]["move"]
         p1 = Player(server.url, table["seats"][0]["link"], p1_policy)
         p2 = Player(server.url, table["seats"][1]["link"], lambda f: f["legal"][0]["move"])
-        asyncio.run(play_all([p1, p2], timeout=20))
+        asyncio.run(play_all([p1, p2], timeout=20, together=True))  # P2 sees the game from its start
         return p1, p2, log_lines(log_of(server.data, table["table"]))
 
 
