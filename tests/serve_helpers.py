@@ -180,7 +180,7 @@ async def play_all(players: list[Player], timeout: float = 120, together: bool =
     """Every player to the end; `together`: none moves before each has its first frame (else one
     that connects late may first see the game after another's moves, as a loaded machine shows)."""
     barrier = asyncio.Barrier(len(players)) if together else None
-    await asyncio.wait_for(asyncio.gather(*(p.play(barrier) for p in players)), timeout)
+    await asyncio.wait_for(asyncio.gather(*(p.play(barrier) if together else p.play() for p in players)), timeout)
 
 
 def log_of(data: Path, table: str) -> Path:
