@@ -29,7 +29,7 @@ for suite in trixie sid; do
     done
     echo "== Debian $suite: $(chroot "$root" nvim --version | head -1), $(chroot "$root" emacs --version | head -1)," \
          "$(chroot "$root" hx --version)"
-    GAMEDSL_EDITORS_ROOT=$root "$python" -m pytest -q -rs -n 0 -p no:cacheprovider tests/test_editors.py || status=1
+    GAMEDSL_EDITORS_ROOT=$root "$python" -m pytest -q -rs -p no:cacheprovider tests/test_editors.py || status=1
     for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
         umount "$root${mounts[i]}"
     done
