@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs tests/test_editors.py in the editors Debian 12 lacks: Neovim 0.10, Emacs 30 and Helix 25.01 of
 # Debian 13 (trixie), and Neovim 0.12, Emacs 30.2 and Helix 25.07 of Debian unstable (sid), each in a
-# Debian root of its own made by debootstrap (as root; about 400 MB each, kept for the next run).
+# Debian root of its own made by debootstrap (as root; about 850 MB each, kept for the next run).
 # The tests run here; the editors run in the root (chroot), with this checkout, its Python and /tmp
 # mounted at the same paths, so the server they start is this checkout's `gamedsl lsp`.
 #
