@@ -73,18 +73,19 @@ class Builtins:
                              "(not {}.isdisjoint({}))" if pyfunc == "any" else "{}.issuperset({})"), T.BOOL
 
     def card_set(self, inner, var: str, dcode: str, cond: str, code: str, answer: str) -> str:
-        """`any` or `all` over a zone, answered from the set of the cards that pass when the
-        condition reads only the card's fixed properties and values that do not depend on it
-        (language/tables.py): `any(x in me.hand if x.family == led)` is the set of the cards of
-        the family `led`, met with the hand in C. The set is built once per set of those values,
+        """`any` or `all` over cards (a zone, a combination's cards, a list), answered from the set
+        of the cards that pass when the condition reads only the card's fixed properties and values
+        that do not depend on it (language/tables.py): `any(x in me.hand if x.family == led)` is the
+        set of the cards of the family `led`, met with the hand in C (a card twice in a list changes
+        neither answer). The set is built once per set of those values,
         which are read first (only reads that cannot fail: variables at a fixed place, `me`,
         locals and bound names, and the top card of a zone, None when it is empty; a value hoisted
         from those is computed in the set's condition); should the set fail to build (a None
         read as a card), or the values be no key of a dict, the code as written runs (`code`),
         failing, or not, where it would. `answer` is the code with the set and the zone.
         (Not `count`: a set of the cards counted costs more to make than a short hand to run.)"""
-        if self.unhoistable or not dcode.startswith("s.z[") or inner.names[next(iter(inner.names))][1] != T.CARD:
-            return code  # a `:=` cannot go here (see Calls.maybe_hoist); a zone holds each card once
+        if self.unhoistable or inner.names[next(iter(inner.names))][1] != T.CARD:
+            return code  # a `:=` cannot go here (see Calls.maybe_hoist)
         atoms: list[str] = []
 
         def keyed(found) -> str:
