@@ -3,8 +3,11 @@
 when the game is checked; one is legal when the zone holds its values and the first cards of each
 make one of the patterns; `cs` is then those cards."""
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import gamedsl
+from gamedsl.engine.runtime import shape_masks, shapes_held
 from gamedsl.errors import SourceError
 from gamedsl.tools.scenario import run_scenario
 
@@ -84,6 +87,21 @@ def test_the_chosen_cards_are_moved_and_the_next_must_beat_them(tmp_path):
 ''') == []
 
 
+
+def test_any_and_all_over_a_combinations_cards(tmp_path):
+    # read from the set of the cards that pass, met with the combination's cards (not card by card)
+    rule = "if count(table) == 0 or"
+    text = CLIMB.replace(rule, "if not any(c in cs if c.suit == hearts) and all(c in cs if c.rank <= 9) \"no\"\n"
+                               "    " + rule)
+    assert ".isdisjoint(e[0])" in gamedsl.load_game(write(tmp_path, text)).prog.module
+    path = tmp_path / "s.yaml"
+    path.write_text(DEAL + '''moves:
+  - expect:
+      legal: [play 4 4, play 7 7, play 8 8, play 9 9, play 7 7 8 8, play 8 8 9 9, play 7 7 8 8 9 9,
+              play 4 5 6 7 8, play 5 6 7 8 9, play 4 5 6 7 8 9]
+''')
+    assert run_scenario(gamedsl.load_game(write(tmp_path, text)), path)[0] == []
+
 def test_a_pattern_read_at_run_time_changes_the_moves(tmp_path):
     # `kind` counts only while big > 0, and its size is big: three 9s become a move of their own
     assert scenario(tmp_path, DEAL + '''vars:
@@ -150,3 +168,16 @@ def test_combinations_is_not_a_value(tmp_path):
         gamedsl.load_game(write(tmp_path, CLIMB.replace("var big = 0", "var big = 0\ndef n() = count(combinations("
                                                         "me.hand, pair by rank))")))
     assert "'combinations' lists the choices of a move" in str(err.value)
+
+
+SHAPES = st.lists(st.lists(st.tuples(st.integers(0, 12), st.integers(1, 4)), min_size=1, max_size=5)
+                  .map(lambda shape: tuple(dict(shape).items())), max_size=40)
+
+
+@given(SHAPES, st.dictionaries(st.integers(0, 12), st.integers(1, 6)))
+def test_the_shapes_held_are_told_from_unions_of_sets_of_shapes(shapes, held):
+    # what runtime.combinations keeps of each hand: the shapes whose every value it holds enough of,
+    # told by a union per value of the shapes that need more of it (not a look at every shape)
+    held_bits = shapes_held(shape_masks(shapes), {v: [None] * n for v, n in held.items()})
+    found = [i for i in range(len(shapes)) if held_bits >> i & 1]
+    assert found == [i for i, shape in enumerate(shapes) if all(held.get(v, 0) >= k for v, k in shape)]

@@ -53,6 +53,7 @@ class Game(View):
                 self.decoded.append((act, k))
         self.matcher = Matcher(prog.card_attrs) if prog.patterns else None
         self.combinations: dict = {}  # runtime.combinations' answers, by shapes, cards and Specs
+        self.shape_masks: dict = {}  # runtime.shape_masks of each combinations choice's shapes, by their id
         # whether `me` has an anytime move: one action's some_NAME, or all of theirs in one function
         self.reaction_check = prog.reaction_check or (prog.reactions[0].some if prog.reactions else None)
         self.reaction_legal = prog.reaction_legal or (prog.reactions[0].legal if prog.reactions else None)

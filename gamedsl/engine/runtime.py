@@ -291,11 +291,24 @@ def pattern_answers(s, k: int, owner: int):
 
 
 def makes(s, k: int, cards, owner: int) -> bool:
-    """Exactly these cards make pattern k, for player `owner`."""
-    spec = pattern_spec(s, k, owner)
-    if spec is None:
+    """Exactly these cards make pattern k, for player `owner`: for a pattern of one size, can_make
+    with every card chosen and none to choose from, answered from the same memo."""
+    cache = s.pcache if s.pver is s.ver else rules_cache(s)  # (as can_make: asked per legal move)
+    answers = cache.get((k, owner, s.me))
+    if answers is None:
+        answers = cache[k, owner, s.me] = pattern_answers(s, k, owner)
+    if answers is NO_ANSWERS:
         return False
-    return s.game.matcher.makes_spec(s.prog.patterns[k].shape, spec, cards)
+    spec = answers.spec
+    if spec.most:  # a range of sizes: the Spec of this many cards
+        return s.game.matcher.makes_spec(answers.shape, spec, cards)
+    if len(cards) != spec.size:
+        return False
+    key = (tuple(cards), ())
+    found = answers.get(key)
+    if found is None:
+        found = answers.find(cards, (), key)
+    return found
 
 
 def arrangement(s, ks: tuple, cards, values: tuple, owner: int) -> tuple:
@@ -410,17 +423,27 @@ def combinations(s, cards, table, shapes, ks: tuple, owner) -> list:
         v = table[c]
         if v >= 0:
             by.setdefault(v, []).append(c)
+    masks = s.game.shape_masks.get(id(shapes))
+    if masks is None:
+        masks = s.game.shape_masks[id(shapes)] = shape_masks(shapes)
+    held = shapes_held(masks, by)
+    # makes(), inlined with the Specs in hand: a pattern of another size is not asked
+    patterns, makes_spec = s.prog.patterns, s.game.matcher.makes_spec
+    fits = [(patterns[k].shape, spec, spec.size, spec.most or spec.size) for k, spec in zip(ks, specs)
+            if spec is not None]
     found = []
-    for i, shape in enumerate(shapes):
+    while held:  # each shape held, in their order
+        low = held & -held
+        held ^= low
+        i = low.bit_length() - 1
         picked: list = []
-        for v, k in shape:
-            got = by.get(v)
-            if got is None or len(got) < k:
-                break
-            picked += got[:k]
-        else:
-            if any(makes(s, k, picked, owner) for k in ks):
+        for v, k in shapes[i]:
+            picked += by[v][:k]
+        n = len(picked)
+        for pattern, spec, least, most in fits:
+            if least <= n <= most and makes_spec(pattern, spec, picked):
                 found.append((i, tuple(picked)))
+                break
     if len(memo) >= COMBINATIONS_KEPT:
         memo.clear()
     memo[key] = found
@@ -428,6 +451,35 @@ def combinations(s, cards, table, shapes, ks: tuple, owner) -> list:
 
 
 COMBINATIONS_KEPT = 20_000  # the answers of combinations() a game keeps
+
+
+def shape_masks(shapes) -> tuple:
+    """Sets of shapes, as bits (shape i: 1 << i), to tell at once which shapes some cards hold:
+    ({value: (the shapes needing more than 0 cards of it, ... more than 1, ...)}, all the shapes).
+    The shapes that cards lack are the union, over each value, of those needing more of it than
+    the cards have: a few unions instead of a look at every shape."""
+    most: dict = {}
+    for shape in shapes:
+        for v, k in shape:
+            most[v] = max(most.get(v, 0), k)
+    fails = {v: [0] * k for v, k in most.items()}
+    for i, shape in enumerate(shapes):
+        for v, k in shape:
+            for n in range(k):  # holding n cards of v, shape i lacks
+                fails[v][n] |= 1 << i
+    return {v: tuple(f) for v, f in fails.items()}, (1 << len(shapes)) - 1
+
+
+def shapes_held(masks: tuple, by: dict) -> int:
+    """The shapes (bits, as shape_masks gives them) that cards grouped by value ({value: cards})
+    hold: all but those needing more cards of some value than there are."""
+    lacking = 0
+    for v, fails in masks[0].items():
+        got = by.get(v)
+        n = len(got) if got is not None else 0
+        if n < len(fails):
+            lacking |= fails[n]
+    return masks[1] & ~lacking
 
 
 def pick(cards, table, shape) -> tuple:
