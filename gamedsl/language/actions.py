@@ -378,6 +378,12 @@ class Actions:
         if twins:
             lines.append(("    seen = set()", None))
         for k, dcode in enumerate(domains):
+            if k and "e[" not in dcode and "s.pick" not in dcode:
+                # a domain that reads no choice before it is worked out once, when first needed
+                # (not before the loops: with no candidate for the choices before it, it never is)
+                lines.insert(1, (f"    _d{k} = None", None))
+                lines += [(f"{ind}if _d{k} is None:", None), (f"{ind}    _d{k} = tuple({dcode})", None)]
+                dcode = f"_d{k}"
             if act.params[k][0] in act.shapes:  # several cards at once: (shape number, its cards)
                 lines.append((f"{ind}for _x{k}, e[{k}] in {dcode}:", None))
             else:
