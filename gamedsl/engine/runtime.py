@@ -490,6 +490,28 @@ def pick(cards, table, shape) -> tuple:
     return tuple(picked)
 
 
+MEMO_KEPT = 4096  # the answers a function of its arguments alone keeps (language/calls.py)
+
+
+def memo(s, fn, answers: dict, args: tuple, loose: tuple = ()):
+    """A function that reads nothing but its arguments, answered once per arguments; a list answer
+    is given as a copy (a rule may add to the list it was given). The arguments at `loose` are of
+    a kind known only now: a zone (an int there) is no key (its cards change), a list is keyed as
+    a tuple."""
+    for k in loose:
+        x = args[k]
+        if x.__class__ is int:
+            return fn(s, *args)
+        if x.__class__ is list:
+            args = (*args[:k], tuple(x), *args[k + 1:])
+    found = answers.get(args, UNSET)
+    if found is UNSET:
+        if len(answers) >= MEMO_KEPT:
+            answers.clear()
+        found = answers[args] = fn(s, *args)
+    return found[:] if found.__class__ is list else found
+
+
 def said_to(said, player):
     """A line said to one player alone (`say "..." to p`): the others never read it (view.Said.to)."""
     if player is None:
@@ -508,4 +530,4 @@ def namespace() -> dict:
             "_no_card": lambda s: -1, "_nobody": lambda s: None, "_zero": lambda s: 0,
             "_next_version": next_version, "_no_top": no_top, "_no_bottom": no_bottom,
             "_ONCE": (None,), "_card_set": card_set, "_nth": nth, "_nth_any": nth_any, "_ends": ends, "_numbers": numbers,
-            "_said_to": said_to, "_combinations": combinations, "_pick": pick}
+            "_said_to": said_to, "_combinations": combinations, "_pick": pick, "_memo": memo}

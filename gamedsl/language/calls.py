@@ -70,7 +70,10 @@ class Calls:
                 self.check_args(d, e, args)
             if inlined is not None and typ == T.ANY:  # what the body gives for these arguments: a card of a zone
                 typ = self.inlined_type
-            code = inlined if inlined is not None else f"D_{f}(s, {', '.join(code for code, _ in args)})"
+            if inlined is not None and self.kept_by_arguments(f, args):
+                code = self.memo_call(f, args)
+            else:
+                code = inlined if inlined is not None else f"D_{f}(s, {', '.join(code for code, _ in args)})"
             return self.maybe_hoist(code, scope), typ  # a def reads only its arguments and the state
         self.c.unknown("function", f, e.span, list(self.c.def_info) + sorted(BUILTINS - set(_BARE)))
         return _NOPE
@@ -252,5 +255,47 @@ class Calls:
         code, typ = self.expr(d.body, scope)
         c.module.function("D_" + name, ", ".join(["s", *args]),
                           [("    return (", d.body.span), (code, d.body.span), ("    )", None)], d.body.span)
+        self.def_codes[name] = unmarked(code)
         c.def_types[name] = typ
         return typ
+
+    # ---- functions of their arguments alone, kept by them
+    def kept_by_arguments(self, name: str, args: list) -> bool:
+        """Whether a call is better answered from a memo of the function's answers: its body reads
+        nothing but its arguments (no zone, variable, player or chance: the same arguments give the
+        same answer for the whole game), goes through cards (a loop: dearer than a look-up), and
+        every argument is a value that can be a key: a number, a card, a player, a value, a list,
+        not a zone, whose cards change (an argument of a kind known only when it comes, another
+        function's parameter, is a key unless it is a zone then: runtime.memo). `grouped(h)` asked
+        ten times by one showdown is worked out once."""
+        if not self.reads_arguments_only(name) or not _DEAR.search(self.def_codes[name]):
+            return False
+        return all(typ in _KEYS or T.is_value(typ) or T.is_list(typ) for _, typ in args)
+
+    def reads_arguments_only(self, name: str) -> bool:
+        """Whether function `name`'s body (as compiled for arguments of any kind) reads the state
+        only through its arguments: through no `s` but a list argument's cards and another such
+        function."""
+        known = self.pure_defs.get(name)
+        if known is None:
+            code = _OTHER_PURE.sub(lambda found: "" if self.reads_arguments_only(found.group(1)) else found.group(0),
+                                   _ARGUMENT_READS.sub("", self.def_codes.get(name, "s")))
+            known = self.pure_defs[name] = _READS_STATE.search(code) is None
+        return known
+
+    def memo_call(self, name: str, args: list) -> str:
+        """A call of D_name through its memo (runtime.memo), the arguments as its key."""
+        memo = f"_M_{name}"
+        if memo not in self.memos:
+            self.c.module.add([(f"{memo} = {{}}", None)])
+            self.memos.add(memo)
+        key = "".join((f"tuple({code}), " if T.is_list(typ) or typ == "players" else f"{code}, ") for code, typ in args)
+        loose = tuple(k for k, (_, typ) in enumerate(args) if typ == T.ANY)
+        return f"_memo(s, D_{name}, {memo}, ({key}){f', {loose}' if loose else ''})"
+
+
+_KEYS = {T.NUM, T.BOOL, T.CARD, T.PLAYER, "players", T.ANY}
+_ARGUMENT_READS = re.compile(r"\b_(as_cards|nth_any)\(s, ")  # of a list argument: its elements only
+_OTHER_PURE = re.compile(r"\b(?:_memo\(s, )?D_(\w+)(?:\(s, |, _M_\w+, )")  # a call of another function
+_DEAR = re.compile(r" for |_memo\(")  # a loop, or a function kept so
+_READS_STATE = re.compile(r"\bs\b|\be\[")

@@ -26,6 +26,9 @@ class ExpressionCompiler(Calls, Builtins, PatternCalls, Families):
         self.cards_where = False  # compiling a `cards ... where` condition: attributes read a card record
         self.hoist: list | None = None  # names of values computed once per legal-move loop
         self.unhoistable = 0  # inside an iterable or a lambda: no value hoisted (see Calls.maybe_hoist)
+        self.def_codes: dict[str, str] = {}  # each function's body as compiled for arguments of any kind
+        self.pure_defs: dict[str, bool] = {}  # whether it reads nothing but its arguments (Calls.kept_by_arguments)
+        self.memos: set[str] = set()  # the memos of such functions made so far
         self.in_iterable = 0  # inside a comprehension's iterable: no `:=` at all
         self.compiling_defs: set[str] = set()
         self.inlining: list[str] = []  # the functions being inlined, innermost last
