@@ -54,6 +54,13 @@ def test_a_ranges_bounds_are_any_number_expressions():
   say "{list(i for i in n - 1..n + 1)} {list(i for i in 1..count(pile) / 2)}"''', PILE) == ["4, 5, 6 1, 2"]
 
 
+def test_a_list_is_said_element_by_element_as_each_would_be_said_alone():
+    # numbers, yes/no, values by their symbols, players by name, cards; nothing is a dash
+    assert said('''  say "{list(i for i in 1..3 if i > 5)} {list(i > 1 for i in 1..2)} {list(c.suit for c in pile)}"
+  say "{players} {list(p for p in players if p != seat(1))} {sorted(c in pile by c.rank)}"''', PILE) == [
+        "— no, yes r, r, b, b, r", "P1, P2 P2 2r, 3r, 4b, Jb, Qr"]
+
+
 def test_a_range_needs_numbers():
     assert errors('round { for each i in 1..me { total += 1 } }') == [
         f"t.game:{LINES + 1}:26: error: expected a number, found a player"]

@@ -152,7 +152,8 @@ class View:
     def _sayer(self, msg):
         """The function (state, values) -> Said of one message: its texts and values joined in one
         expression; a card's part (card, the seats that see it now) computed in place."""
-        if any(kind == "value" and (x == "players" or x.startswith("list:")) for kind, x in msg.parts):
+        if any(kind == "value" and T.is_list(x) and (x[5:] in (T.CARD, "players") or T.is_list(x[5:]))
+               for kind, x in msg.parts):  # cards (who sees each, now) or lists in a list
             return lambda state, values: self._said_slowly(state, msg, values)
         ns = {"Said": Said, "MSG": msg, "SEEN": self.seen_by, "CN": tuple(self.prog.card_names),
               "HN": tuple(self._hidden_names), "PN": tuple(self.player_name(k) for k in range(MAX_SEATS)),
@@ -174,15 +175,11 @@ class View:
                 text.append(f"t_{v}")
                 parts.append(f"p_{v}")
                 continue
-            if x == T.BOOL:
-                code = f"('yes' if {v} else 'no')"
-            elif x == T.PLAYER:
-                code = f"({NOTHING!r} if {v} is None else PN[{v}])"
-            elif T.is_value(x) and x[6:] in self._value_texts:
-                ns[f"VT_{v}"] = texts = tuple(self._value_texts[x[6:]])
-                code = f"(VT_{v}[{v}] if 0 <= {v} < {len(texts)} else {NOTHING!r})"
+            if x == "players" or T.is_list(x):  # each element as it would be said alone, joined
+                each = self._value_code(T.PLAYER if x == "players" else x[5:], "_x", f"VT_{v}", ns)
+                code = f"(', '.join([{each} for _x in {v}]) or {NOTHING!r})"
             else:
-                code = f"str({v})"
+                code = self._value_code(x, v, f"VT_{v}", ns)
             text.append(code)
             parts.append(code)
         lines = ["def say(s, values):"]
@@ -198,8 +195,20 @@ class View:
         exec("\n".join(lines), ns)  # noqa: S102 - our own code, from the game's message
         return ns["say"]
 
+    def _value_code(self, typ: str, v: str, table: str, ns: dict) -> str:
+        """The code of a value of type `typ` (not a card) named `v` as the table shows it (see
+        value_text); a value of an attribute reads its texts from `table` in `ns`."""
+        if typ == T.BOOL:
+            return f"('yes' if {v} else 'no')"
+        if typ == T.PLAYER:
+            return f"({NOTHING!r} if {v} is None else PN[{v}])"
+        if T.is_value(typ) and typ[6:] in self._value_texts:
+            ns[table] = texts = tuple(self._value_texts[typ[6:]])
+            return f"({table}[{v}] if 0 <= {v} < {len(texts)} else {NOTHING!r})"
+        return f"str({v})"
+
     def _said_slowly(self, state: State, msg, values: tuple) -> Said:
-        """A message holding lists: its values one by one (see _say_value)."""
+        """A message holding lists of cards (or of lists): its values one by one (see _say_value)."""
         parts: list = []
         values = iter(values)
         for kind, x in msg.parts:
