@@ -3,6 +3,7 @@ and what the rules read of them (a mixin of State)."""
 from __future__ import annotations
 
 from ..errors import GameRuntimeError
+from .chance import shuffle
 from .runtime import next_version
 
 
@@ -131,7 +132,7 @@ class Cards:
             places = self._scripted("shuffle", cards) if self.script else None
             if places is None:
                 places = list(range(len(cards)))
-                self.own_rng().shuffle(places)
+                shuffle(self.own_rng(), places)
             if self.chances is not None:
                 self.chances.append(("shuffle", places))
             self.z[zone] = [cards[k] for k in places]

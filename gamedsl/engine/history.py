@@ -30,6 +30,7 @@ import threading
 
 from ..errors import GameRuntimeError, GamedslError
 from ..language import types as T
+from .chance import shuffle
 from .told import constrained, fits
 
 
@@ -188,7 +189,7 @@ class Shuffle:
                     raise GameRuntimeError("a replay of the game left its course") from None
             else:
                 dealt = cards[:]
-                self.rng.shuffle(dealt)
+                shuffle(self.rng, dealt)
             for i, c in zip(group, dealt):
                 order[i] = at[c]
         return order

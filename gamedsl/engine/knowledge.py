@@ -14,6 +14,7 @@ import random
 from ..errors import GamedslError
 from ..language.program import MAX_SEATS
 from .history import replayable, replayed, sight
+from .chance import shuffle
 from .told import constrained, fits
 
 SEARCH = 1000  # deals a bot tries near fresh ones when none of its first 200 fits (Redealer.deal's `search`)
@@ -239,7 +240,7 @@ class Redealer:
         cards = self.cards[k][:]
         if self.allowed is not None and self.allowed[k]:
             return constrained(cards, self.allowed[k], generator)
-        generator.shuffle(cards)
+        shuffle(generator, cards)
         return cards
 
     def _world(self, placed: list, rng: random.Random, reseed: bool, past: bool):
