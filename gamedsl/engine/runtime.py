@@ -396,12 +396,16 @@ def ends(cards, n: int, top: bool) -> tuple:
 
 def numbers(items, most: int) -> tuple:
     """A numbered move's choices, each checked to be one of its move ids (0 to `most`)."""
-    items = tuple(items)
-    for n in items:
-        if not 0 <= n <= most:
-            raise GameRuntimeError(f"a move's number must be between 0 and {most} (the most the check found "
-                                   f"for this action), not {n}")
-    return items
+    if items.__class__ is range and items.step == 1:  # (`1..count(me.hand)`): its ends tell
+        bad = None if not items else items.start if not 0 <= items.start <= most else \
+            most + 1 if items.stop - 1 > most else None
+    else:
+        items = tuple(items)
+        bad = next((n for n in items if not 0 <= n <= most), None)
+    if bad is not None:
+        raise GameRuntimeError(f"a move's number must be between 0 and {most} (the most the check found "
+                               f"for this action), not {bad}")
+    return tuple(items)
 
 
 def combinations(s, cards, table, shapes, ks: tuple, owner) -> list:
