@@ -132,6 +132,14 @@ def test_a_hand_less_each_card_is_arranged_as_if_alone(hand, data):
     extra = data.draw(st.lists(st.integers(0, 51), max_size=3, unique=True))  # one card more, or a new hand
     other = sorted(set(hand[1:]) | set(extra))
     assert matcher.arrange((RUN, SET), POINTS, other) == arrange(Matcher(DECK), (RUN, SET), POINTS, other)
+    # the hand less each card asked first, the hand told as the cards they are a part of (as
+    # runtime.arrangement tells it: the zone holding them and one card more): one Arranger of the hand
+    hinted = Matcher(DECK)
+    for c in hand:
+        less = [x for x in hand if x != c]
+        assert hinted.arrange((RUN, SET), POINTS, less, lambda: hand) == \
+            arrange(Matcher(DECK), (RUN, SET), POINTS, less)
+    assert len(hinted._arrangers) <= 1 and all(a.cards == frozenset(hand) for a in hinted._arrangers.values())
 
 
 # hands from a short deck (A..6 of two suits, twice the chance of a meld) with wild 2s: the pattern

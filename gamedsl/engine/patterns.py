@@ -109,30 +109,37 @@ class Matcher:
             spec = sized(spec, n)
         return n == spec.size and self.check(shape, spec, cards, ())
 
-    def arrange(self, pats: tuple, values: tuple, cards) -> tuple:
+    def arrange(self, pats: tuple, values: tuple, cards, whole=None) -> tuple:
         """(deadwood, melds) of the best arrangement of `cards` into melds of the patterns `pats`
         ((Shape, Spec), ...), a card left out costing values[card]; melds as tuples of card ids,
-        ascending, in the order the search chose them (see the module's docstring). Memoised."""
+        ascending, in the order the search chose them (see the module's docstring). Memoised.
+        `whole`, if given, is called on a miss for the cards these are likely a part of (a hand
+        less one card, then less another): see arranger."""
         key = ("arrange", pats, values, frozenset(cards))
         cache = self._cache
         hit = cache.get(key)
         if hit is None:
-            hit = self.arranger(pats, values, key[3]).best_of(key[3])
+            hit = self.arranger(pats, values, key[3], whole).best_of(key[3])
             if len(cache) >= self.max_entries:
                 cache.clear()
             cache[key] = hit
         return hit
 
-    def arranger(self, pats: tuple, values: tuple, cards: frozenset) -> "Arranger":
+    def arranger(self, pats: tuple, values: tuple, cards: frozenset, whole=None) -> "Arranger":
         """An Arranger that answers for `cards`: the last one made for these patterns and values
-        when it holds them; one for them and its cards when that is one card more than these (a
-        hand less each of its cards in turn: what a rule such as "may knock with deadwood 10 or
-        less after discarding c" asks, one card at a time); else one for these cards."""
+        when it holds them; else one for the cards `whole()` gives, if they hold these (a hand
+        less each of its cards in turn: what a rule such as "may knock with deadwood 10 or less
+        after discarding c" asks, one card at a time: the hand, from the first card left out on);
+        one for these and the last one's cards when that is one card more than these; else one
+        for these cards."""
         at = (pats, values)
         last = self._arrangers.get(at)
         if last is not None and cards <= last.cards:
             return last
-        if last is not None and len(both := cards | last.cards) <= len(cards) + 1:
+        bigger = whole() if whole is not None else None
+        if bigger is not None and cards <= (bigger := frozenset(bigger)):
+            cards = bigger
+        elif last is not None and len(both := cards | last.cards) <= len(cards) + 1:
             cards = both
         if len(self._arrangers) >= MAX_ARRANGERS:
             self._arrangers.clear()

@@ -319,7 +319,20 @@ def arrangement(s, ks: tuple, cards, values: tuple, owner: int) -> tuple:
         spec = pattern_spec(s, k, owner)
         if spec is not None:  # a pattern that does not count now makes no meld
             pats.append((s.prog.patterns[k].shape, spec))
-    return s.game.matcher.arrange(tuple(pats), values, cards)
+    return s.game.matcher.arrange(tuple(pats), values, cards, lambda: _hand_of(s, cards))
+
+
+def _hand_of(s, cards):
+    """The zone's cards when `cards` are all in one zone that holds one card more (a hand less a
+    card): the subsets asked next are likely the hand less its other cards (patterns.Arranger)."""
+    if not cards:
+        return None
+    loc = s.loc
+    zone = loc[next(iter(cards))]
+    whole = s.z[zone]
+    if len(whole) != len(cards) + 1 or any(loc[c] != zone for c in cards):
+        return None
+    return whole
 
 
 def deadwood(s, ks: tuple, cards, values: tuple, owner: int) -> int:
