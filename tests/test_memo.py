@@ -2,8 +2,11 @@
 (language/calls.py: kept_by_arguments; engine/runtime.py: memo): a showdown asking for the
 grouped cards of a hand ten times works them out once. A function that reads the state, or is
 given a zone (whose cards change), is worked out each time."""
+import pytest
+
 from gamedsl import load_source
 from gamedsl.engine.runtime import memo
+from gamedsl.errors import SourceError
 
 GAME = '''game "T"
 players 2
@@ -71,3 +74,11 @@ def test_a_zone_is_no_key_and_a_list_is_keyed_as_its_elements():
     assert first == again == [3] and first is not again  # a list answer is a copy each time
     first.append(9)
     assert memo(None, fn, answers, ((1, 2),)) == [3]
+
+
+def test_functions_of_their_arguments_calling_each_other_are_an_error_not_a_crash():
+    text = GAME.replace("def best_pairs(h) = pairs(h) + pairs(h)",
+                        "def best_pairs(h) = pairs(h) + again(h)\ndef again(h) = count(c in h if c.rank > 1) + best_pairs(h)")
+    with pytest.raises(SourceError) as info:
+        load_source(text, "t.game")
+    assert "calls itself" in str(info.value)

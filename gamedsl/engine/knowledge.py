@@ -13,8 +13,8 @@ import random
 
 from ..errors import GamedslError
 from ..language.program import MAX_SEATS
-from .history import replayable, replayed, sight
 from .chance import shuffle
+from .history import replayable, replayed, sight
 from .told import constrained, fits
 
 SEARCH = 1000  # deals a bot tries near fresh ones when none of its first 200 fits (Redealer.deal's `search`)

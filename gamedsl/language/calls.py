@@ -278,6 +278,7 @@ class Calls:
         function."""
         known = self.pure_defs.get(name)
         if known is None:
+            self.pure_defs[name] = False  # (while it is worked out: functions calling each other are an error)
             code = _OTHER_PURE.sub(lambda found: "" if self.reads_arguments_only(found.group(1)) else found.group(0),
                                    _ARGUMENT_READS.sub("", self.def_codes.get(name, "s")))
             known = self.pure_defs[name] = _READS_STATE.search(code) is None
