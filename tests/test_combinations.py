@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import gamedsl
-from gamedsl.engine.runtime import shape_masks, shapes_held
+from gamedsl.engine.shapes import shape_masks, shapes_held
 from gamedsl.errors import SourceError
 from gamedsl.tools.scenario import run_scenario
 
@@ -176,7 +176,7 @@ SHAPES = st.lists(st.lists(st.tuples(st.integers(0, 12), st.integers(1, 4)), min
 
 @given(SHAPES, st.dictionaries(st.integers(0, 12), st.integers(1, 6)))
 def test_the_shapes_held_are_told_from_unions_of_sets_of_shapes(shapes, held):
-    # what runtime.combinations keeps of each hand: the shapes whose every value it holds enough of,
+    # what shapes.combinations keeps of each hand: the shapes whose every value it holds enough of,
     # told by a union per value of the shapes that need more of it (not a look at every shape)
     held_bits = shapes_held(shape_masks(shapes), {v: [None] * n for v, n in held.items()})
     found = [i for i in range(len(shapes)) if held_bits >> i & 1]

@@ -52,8 +52,8 @@ class Game(View):
             for k in range(act.size):
                 self.decoded.append((act, k))
         self.matcher = Matcher(prog.card_attrs) if prog.patterns else None
-        self.combinations: dict = {}  # runtime.combinations' answers, by shapes, cards and Specs
-        self.shape_masks: dict = {}  # runtime.shape_masks of each combinations choice's shapes, by their id
+        self.combinations: dict = {}  # shapes.combinations' answers, by shapes, cards and Specs
+        self.shape_masks: dict = {}  # shapes.shape_masks of each combinations choice's shapes, by their id
         # whether `me` has an anytime move: one action's some_NAME, or all of theirs in one function
         self.reaction_check = prog.reaction_check or (prog.reactions[0].some if prog.reactions else None)
         self.reaction_legal = prog.reaction_legal or (prog.reactions[0].legal if prog.reactions else None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import linecache
 
 from ..language.codegen import compile_module
-from . import flow, runtime
+from . import flow, runtime, shapes
 from .located import register
 
 
@@ -16,7 +16,7 @@ def link(prog, code=None):
         return prog
     filename = prog.module_name
     code = code if code is not None else compile_module(prog)
-    ns = runtime.namespace()
+    ns = {**runtime.namespace(), **shapes.namespace()}
     ns.update(prog.data)
     if prog.coverage:  # the markers the code sets as its statements run; each link has its own
         ns["_C"] = prog.ran = bytearray(len(prog.markers))
