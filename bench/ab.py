@@ -30,7 +30,7 @@ HERE = Path(__file__).resolve()
 ROOT = HERE.parents[1]
 ROUNDS = 5
 sys.path.insert(0, str(ROOT))
-from bench.timing import random_playout  # noqa: E402  (before another checkout goes first on sys.path)
+from bench.timing import measure, random_playout  # noqa: E402  (before another checkout goes first on sys.path)
 
 
 def player(spec: str):
@@ -61,16 +61,10 @@ def player(spec: str):
 
 def turn(spec: str, seconds: float, first: int) -> dict:
     """One turn, in this process: {"moves", "games", "cpu"} (CPU seconds of the timed games)."""
-    play_one = player(spec)
-    play_one(10**9)  # warm-up: caches filled, code specialised
-    moves = games = 0
-    start = time.process_time()
-    while True:
-        moves += play_one(first + games)
-        games += 1
-        cpu = time.process_time() - start
-        if cpu >= seconds:
-            return {"moves": moves, "games": games, "cpu": cpu}
+    row = measure("", spec, 0, player(spec), seconds, first, clock=time.process_time)
+    if row.error:
+        raise SystemExit(f"{spec}: {row.error}")
+    return {"moves": row.moves, "games": row.games, "cpu": row.seconds}
 
 
 def run_turn(spec: str, seconds: float, first: int) -> dict:
